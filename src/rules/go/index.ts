@@ -1,0 +1,6 @@
+export * from './types.js';
+export { GoPosition } from './position.js';
+export { areaScore } from './scoring.js';
+export { neighbourTable } from './neighbours.js';
+export { replayTree } from './tree.js';
+export type { GoMoveNode, ReplayedMove } from './tree.js';
