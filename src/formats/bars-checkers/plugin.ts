@@ -1,0 +1,56 @@
+import type { FormatDescriptor, FormatPlugin, GameRecord, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import { decodeUtf8 } from '../text.js';
+import { looksLikeBars } from './detect.js';
+import { readBarsRecord } from './record.js';
+import { regenerateBarsText } from './regenerate.js';
+import { replayBars } from './replay.js';
+
+export const BARS_FORMAT: FormatDescriptor = {
+  publisher: 'BARS',
+  version: '1',
+  family: 'checkers',
+  title: 'BARS Russian checkers record (area_monitor board and go moves)',
+  mediaTypes: ['text/plain', 'application/json'],
+  extensions: ['.bars', '.txt', '.json'],
+};
+
+/**
+ * BARS: a Russian checkers program's record of a game, `go` (the moves as numbers abcyx) and an
+ * optional `area_monitor` (the starting board). Header = the area_monitor text, Body = the go text.
+ */
+export const barsCheckersPlugin: FormatPlugin = {
+  id: 'bars-checkers',
+  formats: [BARS_FORMAT],
+
+  detect(file: UploadedFile): boolean {
+    return looksLikeBars(file);
+  },
+
+  async read(file: UploadedFile, _options: ReadOptions): Promise<GameRecord> {
+    const record = readBarsRecord(decodeUtf8(file.bytes));
+    const { analysis } = replayBars(record);
+    return {
+      publisher: BARS_FORMAT.publisher,
+      version: BARS_FORMAT.version,
+      header: record.headerText,
+      body: record.bodyText,
+      family: 'checkers',
+      analysis,
+    };
+  },
+
+  async regenerate(file: UploadedFile, _options: ReadOptions): Promise<RegeneratedFile> {
+    const text = decodeUtf8(file.bytes);
+    const record = readBarsRecord(text);
+    const { regenerated } = replayBars(record);
+    const json = record.form === 'json';
+    const base = (file.filename ?? 'game').replace(/\.[^./\\]*$/, '') || 'game';
+    return {
+      publisher: BARS_FORMAT.publisher,
+      version: BARS_FORMAT.version,
+      mediaType: json ? 'application/json' : 'text/plain; charset=utf-8',
+      filename: `${base}.regenerated.${json ? 'json' : 'bars'}`,
+      content: regenerateBarsText(text, record, regenerated),
+    };
+  },
+};

@@ -1,0 +1,168 @@
+import type { GameAnalysis, JsonValue, Problem, ReplayPly } from '../plugin.js';
+import { applyMove } from '../../rules/checkers/apply-move.js';
+import { ProposedMove, judgeMove } from '../../rules/checkers/judge-move.js';
+import { Move, moveNotation } from '../../rules/checkers/move.js';
+import { describeGameOver, gameOver } from '../../rules/checkers/outcome.js';
+import { Colour, Piece, colourOf, isKing, kingOf, promotionRow } from '../../rules/checkers/pieces.js';
+import { Position } from '../../rules/checkers/position.js';
+import { rowOf, squareName } from '../../rules/checkers/squares.js';
+import { BarsMove, BarsRecord, LIGHT_SQUARE, firstToMove } from './record.js';
+import { PieceNumber, describeNumber, encodeNumber } from './numbers.js';
+
+/** Pieces taken by one side, split as the index wants them. */
+interface Tally {
+  men: number;
+  kings: number;
+}
+
+export interface BarsReplay {
+  readonly analysis: GameAnalysis;
+  /** The numbers of each move as the replay derives them; null for moves not replayed (after an illegal one). */
+  readonly regenerated: readonly (readonly number[] | null)[];
+}
+
+const SEAT: Record<Colour, number> = { white: 0, black: 1 };
+
+/**
+ * Replays a record with the rules engine. The squares of each move say what was played and are
+ * judged for legality; the piece codes and capture flags are the record's cached description of the
+ * board and are only compared (consistency). Replay stops at the first illegal move: after it the
+ * position is no longer known.
+ */
+export function replayBars(record: BarsRecord): BarsReplay {
+  const first = firstToMove(record);
+  let position = (record.start ?? Position.initial()).withToMove(first);
+  const taken: Record<Colour, Tally> = { white: { men: 0, kings: 0 }, black: { men: 0, kings: 0 } };
+  const promotions: Record<Colour, number> = { white: 0, black: 0 };
+  const legalityProblems: Problem[] = [];
+  const consistencyProblems: Problem[] = [];
+  const replay: ReplayPly[] = [];
+  const regenerated: (number[] | null)[] = [];
+  let stopped = false;
+
+  record.moves.forEach((written, index) => {
+    const ply = index + 1;
+    if (stopped) {
+      regenerated.push(null);
+      return;
+    }
+    const side = position.toMove;
+    const proposed = proposedMove(written);
+    const judgement = judgeMove(position, proposed);
+    if (!judgement.legal) {
+      const over = gameOver(position);
+      const reason = over ? `the game is already over (${describeGameOver(over)})` : judgement.reason;
+      legalityProblems.push({ ply, message: `ply ${ply} (${side}): ${reason}` });
+      const rest = record.moves.length - ply;
+      if (rest > 0) {
+        const what = rest === 1 ? `the move after ply ${ply} was` : `the ${rest} moves after ply ${ply} were`;
+        legalityProblems.push({ ply, message: `${what} not replayed` });
+      }
+      stopped = true;
+      regenerated.push(null);
+      return;
+    }
+    const move = judgement.move;
+    const truth = describeMove(position, move);
+    regenerated.push(truth.map(encodeNumber));
+    truth.forEach((expected, i) => {
+      const actual = written.numbers[i];
+      // The squares already agree (the move was matched by them); the codes and flags are the cache.
+      if (actual.piece !== expected.piece || actual.captured !== expected.captured) {
+        consistencyProblems.push({
+          ply,
+          message: `ply ${ply}: ${actual.token.value} says ${describeNumber(actual)}, but it is a ${describeNumber(expected)} (${encodeNumber(expected)})`,
+        });
+      }
+    });
+    for (const square of move.captured) {
+      const piece = position.at(square) as Piece;
+      if (isKing(piece)) taken[side].kings++;
+      else taken[side].men++;
+    }
+    if (move.promotes) promotions[side]++;
+    position = applyMove(position, move);
+    replay.push({
+      ply,
+      player: SEAT[side],
+      move: moveNotation(move),
+      captured: move.captured.map(squareName),
+      score: [total(taken.white), total(taken.black)],
+      details: { position: boardRows(position), promoted: move.promotes },
+    });
+  });
+
+  const over = stopped ? null : gameOver(position);
+  const details: Record<string, JsonValue> = {
+    start: record.start ? 'area_monitor' : 'standard',
+    firstToMove: first,
+    replayedPlies: replay.length,
+    captures: { white: { ...taken.white }, black: { ...taken.black } },
+    promotions: { ...promotions },
+    remaining: { white: position.count('white'), black: position.count('black') },
+    finalPosition: boardRows(position),
+    sideToMove: stopped ? null : position.toMove,
+  };
+  return {
+    regenerated,
+    analysis: {
+      players: (['white', 'black'] as const).map((colour) => ({
+        seat: SEAT[colour],
+        name: null,
+        externalId: null,
+        color: colour,
+        declaredPoints: null,
+        points: null,
+        captures: total(taken[colour]),
+      })),
+      moveCount: record.moves.length,
+      result: over ? describeGameOver(over) : null,
+      verdict: {
+        legal: legalityProblems.length === 0,
+        consistent: consistencyProblems.length === 0,
+        problems: [...legalityProblems, ...consistencyProblems].sort((a, b) => (a.ply ?? 0) - (b.ply ?? 0)),
+      },
+      details,
+      replay,
+    },
+  };
+}
+
+/** `[z1, z2]` is a quiet move; longer moves alternate the mover's squares (even indices) and captured pieces (odd). */
+function proposedMove(written: BarsMove): ProposedMove {
+  const squares = written.numbers.map((number) => number.square);
+  if (squares.length === 2) return { from: squares[0], landings: [squares[1]], captured: [] };
+  return {
+    from: squares[0],
+    landings: squares.filter((_, i) => i > 0 && i % 2 === 0),
+    captured: squares.filter((_, i) => i % 2 === 1),
+  };
+}
+
+/**
+ * The numbers a faithful record writes for a legal move: the mover as it stands on each of its
+ * squares (a man until it reaches the last row, a king from that landing on), each captured piece
+ * with its own code and the captured flag.
+ */
+function describeMove(position: Position, move: Move): PieceNumber[] {
+  let piece = position.at(move.from) as Piece;
+  const colour = colourOf(piece);
+  const numbers: PieceNumber[] = [{ captured: false, piece, square: move.from }];
+  move.landings.forEach((landing, i) => {
+    if (!isKing(piece) && rowOf(landing) === promotionRow(colour)) piece = kingOf(colour);
+    if (move.captured.length > 0) numbers.push({ captured: true, piece: position.at(move.captured[i]) as Piece, square: move.captured[i] });
+    numbers.push({ captured: false, piece, square: landing });
+  });
+  return numbers;
+}
+
+function total(tally: Tally): number {
+  return tally.men + tally.kings;
+}
+
+/** The board in the BARS `area_monitor` shape, light squares as 9. */
+export function boardRows(position: Position): number[][] {
+  const rows = position.rows() as number[][];
+  for (let r = 0; r < rows.length; r++) for (let c = r % 2; c < rows.length; c += 2) rows[r][c] = LIGHT_SQUARE;
+  return rows;
+}

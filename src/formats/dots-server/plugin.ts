@@ -1,0 +1,84 @@
+import { scorePosition } from '../../rules/dots/index.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import { decodeUtf8 } from '../text.js';
+import { BoardState, looksLikeBoardState, parseBoardState } from './board-state.js';
+
+export const DOTS_SERVER_204: FormatDescriptor = {
+  publisher: 'Dots server',
+  version: '204',
+  family: 'dots',
+  title: 'Dots server board state (response 204: ACU, AUF, SCR, GAL rows)',
+  mediaTypes: ['text/plain'],
+  extensions: ['.txt'],
+};
+
+export const dotsServerPlugin: FormatPlugin = {
+  id: 'dots-server',
+  formats: [DOTS_SERVER_204],
+
+  detect(file: UploadedFile): boolean {
+    // Only the first lines matter; a cut multi-byte character just decodes as U+FFFD here.
+    return looksLikeBoardState(Buffer.from(file.bytes.subarray(0, 400)).toString('utf8'));
+  },
+
+  async read(file: UploadedFile, _options: ReadOptions): Promise<GameRecord> {
+    const text = decodeUtf8(file.bytes);
+    const state = parseBoardState(text);
+    const score = scorePosition({ width: state.width, height: state.height, players: state.active.length, points: state.points });
+    const problems: Problem[] = [];
+    state.scores.forEach((declared, seat) => {
+      if (declared !== score.points[seat]) {
+        problems.push({ ply: null, message: `SCR gives player ${seat + 1} ${declared}, the board gives ${score.points[seat]}` });
+      }
+    });
+    for (const cell of score.unenclosed) {
+      problems.push({ ply: null, message: `point ${cell.col},${cell.row} (x,y) is marked surrounded, but no player's live dots enclose it` });
+    }
+    const players: PlayerEntry[] = state.active.map((_, seat) => ({
+      seat,
+      name: `player ${seat + 1}`,
+      externalId: null,
+      color: String(seat + 1),
+      declaredPoints: state.scores[seat],
+      points: score.points[seat],
+      captures: score.points[seat],
+    }));
+    const dots = score.liveDots.reduce((a, b) => a + b, 0) + score.capturedDots.reduce((a, b) => a + b, 0);
+    return {
+      publisher: DOTS_SERVER_204.publisher,
+      version: DOTS_SERVER_204.version,
+      header: text.slice(0, state.scoreLine.offset + state.scoreLine.length),
+      body: text.slice(state.scoreLine.offset + state.scoreLine.length).replace(/^\r?\n|^\r/, ''),
+      family: 'dots',
+      analysis: {
+        players,
+        moveCount: dots,
+        result: null,
+        verdict: { legal: true, consistent: problems.length === 0, problems },
+        details: {
+          width: state.width,
+          height: state.height,
+          description: state.description,
+          toMove: state.toMove,
+          active: [...state.active],
+          score: [...score.points],
+          declaredScore: [...state.scores],
+          liveDots: score.liveDots,
+          capturedDots: score.capturedDots,
+          surroundedEmpty: score.surroundedEmpty,
+          recaptured: score.recaptured.length,
+        },
+        replay: [],
+      },
+    };
+  },
+
+  async regenerate(file: UploadedFile, _options: ReadOptions): Promise<RegeneratedFile> {
+    const text = decodeUtf8(file.bytes);
+    const state: BoardState = parseBoardState(text);
+    const score = scorePosition({ width: state.width, height: state.height, players: state.active.length, points: state.points });
+    const { offset, length } = state.scoreLine;
+    const content = `${text.slice(0, offset)}SCR ${score.points.join(' ')}${text.slice(offset + length)}`;
+    return { publisher: DOTS_SERVER_204.publisher, version: DOTS_SERVER_204.version, mediaType: 'text/plain; charset=utf-8', filename: 'board.regenerated.txt', content };
+  },
+};

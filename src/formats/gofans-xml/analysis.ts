@@ -1,0 +1,140 @@
+import type { GameAnalysis, JsonValue, PlayerEntry, Problem, ReplayPly } from '../plugin.js';
+import type { GoFansGame } from './model.js';
+import { GoFansReplay, ReplayedGoFansMove, formatPoint, samePoints } from './replay.js';
+
+const REASONS = {
+  'off-board': 'the point is off the board',
+  occupied: 'the point is occupied',
+  suicide: 'it is suicide (its group would have no liberty)',
+  ko: 'it retakes a ko at once (simple ko)',
+} as const;
+
+/** How the main line ends, as the format defines it. */
+export type GameEnd = 'resignation' | 'two passes' | 'none';
+
+/** Index rows, verdict and replay of a replayed GoFans game. */
+export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnalysis {
+  const problems: Problem[] = [];
+  let legal = true;
+  let consistent = true;
+
+  for (const m of replay.moves) {
+    if (m.illegal !== null) {
+      legal = false;
+      problems.push({ ply: m.ply, message: `${where(m)}: illegal move, ${REASONS[m.illegal]}` });
+    }
+    if (m.move.removes !== null && !samePoints(m.move.removes, m.removes)) {
+      consistent = false;
+      problems.push({
+        ply: m.ply,
+        message: `${where(m)}: the file removes [${m.move.removes.map(formatPoint).join(' ')}], the replay removes [${m.removes.map(formatPoint).join(' ')}]`,
+      });
+    }
+  }
+
+  const resigned = game.players.filter((p) => p.points === -1);
+  for (const player of resigned) {
+    const last = [...replay.mainLine].reverse().find((m) => m.move.seat === player.seat);
+    // Reported, but neither flag changes: -1 is the value the archive keeps for a resigned player,
+    // and the missing formal pass breaks the format's convention, not the rules or a cached value.
+    if (last && last.move.point !== null) {
+      problems.push({
+        ply: last.ply,
+        message: `player ${player.id} (${player.name}) is marked resigned (points -1) but their last move, ${where(last)}, is not a pass`,
+      });
+    }
+  }
+
+  const players: PlayerEntry[] = game.players.map((player, seat) => {
+    const regenerated = replay.points[seat];
+    if (regenerated !== null && Math.abs(regenerated - player.points) > 1e-9) {
+      consistent = false;
+      problems.push({
+        ply: null,
+        message: `player ${player.id} (${player.name}): points ${player.pointsText} in the file, ${regenerated} regenerated (${pointsBasis(game, replay, seat)})`,
+      });
+    }
+    return {
+      seat,
+      name: player.name,
+      externalId: player.id,
+      color: replay.colors[seat],
+      declaredPoints: player.points,
+      points: regenerated,
+      captures: 0,
+    };
+  });
+
+  const captures = game.players.map(() => 0);
+  const plies: ReplayPly[] = replay.mainLine.map((m) => {
+    captures[m.move.seat] += m.removes.length;
+    const details: Record<string, JsonValue> = {
+      color: m.move.color,
+      x: m.move.point?.x ?? null,
+      y: m.move.point?.y ?? null,
+      removes: m.removes.map((p) => ({ x: p.x, y: p.y })),
+    };
+    if (m.illegal !== null) details.illegal = m.illegal;
+    if (m.move.removes !== null) details.fileRemoves = m.move.removes.map((p) => ({ x: p.x, y: p.y }));
+    return {
+      ply: m.ply,
+      player: m.move.seat,
+      move: m.move.point === null ? 'pass' : formatPoint(m.move.point),
+      captured: m.removes.map(formatPoint),
+      score: [...captures],
+      details,
+    };
+  });
+
+  const end = gameEnd(game, replay);
+  const passes = replay.mainLine.filter((m) => m.move.point === null).length;
+  const details: Record<string, JsonValue> = {
+    boardSize: game.boardSize,
+    komi: game.komi,
+    passes,
+    end,
+    header: { ...game.headerFields },
+    areaScore: { black: replay.area.black, white: replay.area.white, neutral: replay.area.neutral },
+    variations: replay.lines - 1 < 0 ? 0 : replay.lines - 1,
+    treeMoves: replay.moves.length,
+  };
+  return {
+    players: players.map((p, seat) => ({ ...p, captures: captures[seat] })),
+    moveCount: replay.mainLine.length,
+    result: resultText(game, replay, end),
+    verdict: { legal, consistent, problems },
+    details,
+    replay: plies,
+  };
+}
+
+function where(m: ReplayedGoFansMove): string {
+  const move = m.move.point === null ? 'pass' : `${m.move.color ?? ''} x=${m.move.point.x} y=${m.move.point.y}`.trim();
+  return `${m.line === 0 ? '' : `variation ${m.line}, `}ply ${m.ply} (${move})`;
+}
+
+function pointsBasis(game: GoFansGame, replay: GoFansReplay, seat: number): string {
+  const color = replay.colors[seat];
+  if (color === 'black') return `black area ${replay.area.black}`;
+  return `white area ${replay.area.white} + komi ${game.komiText ?? '0'}`;
+}
+
+export function gameEnd(game: GoFansGame, replay: GoFansReplay): GameEnd {
+  if (game.players.some((p) => p.points === -1)) return 'resignation';
+  const line = replay.mainLine;
+  if (line.length >= 2 && line[line.length - 1].move.point === null && line[line.length - 2].move.point === null) return 'two passes';
+  return 'none';
+}
+
+function resultText(game: GoFansGame, replay: GoFansReplay, end: GameEnd): string | null {
+  if (end === 'resignation') {
+    return game.players
+      .filter((p) => p.points === -1)
+      .map((p) => `${p.name || `player ${p.id}`}${replay.colors[p.seat] ? ` (${replay.colors[p.seat]})` : ''} resigned`)
+      .join(', ');
+  }
+  if (end === 'none') return null;
+  const margin = replay.area.black - (replay.area.white + game.komi);
+  if (Math.abs(margin) < 1e-9) return 'jigo (equal area score)';
+  return `${margin > 0 ? 'black' : 'white'} wins by ${Math.abs(margin)} (area score${game.komi !== 0 ? ', komi included' : ''})`;
+}

@@ -1,0 +1,153 @@
+import { createRequire } from 'node:module';
+import { FormatError, FormatIssue } from '../errors.js';
+import { locate } from '../text.js';
+import type { NamedSchema } from '../plugin.js';
+import { XmlElement, attribute, parseXmlTree } from './xml-tree.js';
+
+// xmllint-wasm is a CommonJS package; its named exports are not visible to ESM static imports.
+const require = createRequire(import.meta.url);
+const { validateXML } = require('xmllint-wasm') as typeof import('xmllint-wasm');
+
+const FILE_NAME = 'game.xml';
+/** Enough for real documents; a document needing more is refused, not validated at any cost. */
+const MAX_MEMORY_PAGES = 1024; // 64 MiB
+const MAX_ISSUES = 50;
+
+/**
+ * Validates with libxml2's XSD validator. `--huge` lifts libxml2's nesting limit from 256 to 2048
+ * elements (a nested 1.2/2.2 game is one element deeper per move); the WebAssembly memory cap
+ * still bounds what a hostile document can cost.
+ */
+export async function validateWithSchema(text: string, schema: NamedSchema): Promise<void> {
+  let result: Awaited<ReturnType<typeof validateXML>>;
+  try {
+    result = await validateXML({
+      xml: { fileName: FILE_NAME, contents: text },
+      schema: [schema.text],
+      maxMemoryPages: MAX_MEMORY_PAGES,
+      modifyArguments: (args) => ['--huge', ...args],
+    });
+  } catch (error) {
+    // xmllint ended abnormally, in practice out of its memory cap: the document is refused, not retried.
+    const code = (error as { code?: unknown }).code;
+    const detail = String((error as Error).message ?? error).split('\n')[0].slice(0, 200);
+    throw new FormatError(`the XML validator could not finish ${schema.name} validation: the document is too large for it`, [
+      { message: `xmllint stopped${code === undefined ? '' : ` with exit code ${String(code)}`}: ${detail}` },
+    ]);
+  }
+  if (result.valid) return;
+  const issues = issuesFromOutput(text, result.rawOutput);
+  const first = issues[0]?.message ?? 'not valid';
+  throw new FormatError(`the file does not pass ${schema.name}: ${first}`, issues);
+}
+
+/**
+ * xmllint prints `game.xml:LINE: message`, for parser errors followed by a context line and a
+ * caret line. Columns: from the caret for parser errors; for schema errors (line only) from the
+ * element the message names on that line.
+ */
+export function issuesFromOutput(text: string, output: string): FormatIssue[] {
+  const lines = output.split('\n');
+  const issues: FormatIssue[] = [];
+  const locator = new ElementLocator(text);
+  const head = new RegExp(`^${FILE_NAME.replace('.', '\\.')}:(\\d+): (.*)$`);
+  for (let i = 0; i < lines.length && issues.length < MAX_ISSUES; i++) {
+    const match = head.exec(lines[i]);
+    if (!match) continue;
+    const line = Number(match[1]);
+    const message = match[2].replace(/^(element \S+: )?Schemas validity error : /, '').replace(/^parser error : /, 'not well-formed: ');
+    let column: number | undefined;
+    const context = lines[i + 1];
+    const caret = lines[i + 2];
+    if (context !== undefined && caret !== undefined && !head.test(context) && /^\s*\^\s*$/.test(caret)) {
+      column = caretColumn(text, line, context, caret.indexOf('^'));
+      i += 2;
+    } else {
+      column = locator.column(line, message);
+    }
+    issues.push(column === undefined ? { message, line } : { message, line, column });
+  }
+  if (issues.length === 0) issues.push({ message: output.trim().split('\n')[0] || 'not valid' });
+  return issues;
+}
+
+function lineText(text: string, line: number): { start: number; text: string } | undefined {
+  let start = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) return undefined;
+    start = nl + 1;
+  }
+  const end = text.indexOf('\n', start);
+  return { start, text: text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '') };
+}
+
+/**
+ * libxml2 prints up to 80 bytes of the line before the error position, then a caret under it. When
+ * the context starts at the line start, the caret offset is the column (in bytes); otherwise the
+ * context is found in the line, and only a unique match gives a column.
+ */
+function caretColumn(text: string, line: number, context: string, caret: number): number | undefined {
+  const source = lineText(text, line);
+  if (!source) return undefined;
+  const charsIn = (bytes: Buffer) => bytes.toString('utf8').length;
+  const contextBytes = Buffer.from(context);
+  if (source.text.startsWith(context) && caret < 80) return charsIn(contextBytes.subarray(0, caret)) + 1;
+  const first = source.text.indexOf(context);
+  if (first < 0 || source.text.indexOf(context, first + 1) >= 0) return undefined;
+  return first + charsIn(contextBytes.subarray(0, caret)) + 1;
+}
+
+/**
+ * Finds the element a schema message is about: elements of the named kind that start on the
+ * reported line, narrowed by the attribute value the message quotes; successive messages about
+ * the same line and kind take successive elements.
+ */
+class ElementLocator {
+  private elements: XmlElement[] | null | undefined;
+  private readonly used = new Map<string, number>();
+
+  constructor(private readonly text: string) {}
+
+  column(line: number, message: string): number | undefined {
+    const name = /Element '([^']+)'/.exec(message)?.[1];
+    if (!name) return undefined;
+    const source = lineText(this.text, line);
+    const all = this.all();
+    if (!source || !all) return undefined;
+    const lineEnd = source.start + source.text.length;
+    let candidates = all.filter((e) => e.name === name && e.start >= source.start && e.start <= lineEnd);
+    const quoted = /attribute '([^']+)': '([^']*)'/.exec(message);
+    if (quoted) {
+      const narrowed = candidates.filter((e) => attribute(e, quoted[1]) === quoted[2]);
+      if (narrowed.length > 0) candidates = narrowed;
+    }
+    if (/Element content is not allowed/.test(message)) {
+      const withChildren = candidates.filter((e) => e.children.length > 0);
+      if (withChildren.length > 0) candidates = withChildren;
+    }
+    if (candidates.length === 0) return undefined;
+    const key = `${line}:${name}:${quoted?.[1] ?? ''}`;
+    const index = this.used.get(key) ?? 0;
+    this.used.set(key, index + 1);
+    const element = candidates[Math.min(index, candidates.length - 1)];
+    return locate(this.text, element.start).column;
+  }
+
+  private all(): XmlElement[] | null {
+    if (this.elements !== undefined) return this.elements;
+    try {
+      const out: XmlElement[] = [];
+      const stack = [parseXmlTree(this.text)];
+      while (stack.length > 0) {
+        const element = stack.pop()!;
+        out.push(element);
+        for (let i = element.children.length - 1; i >= 0; i--) stack.push(element.children[i]);
+      }
+      this.elements = out;
+    } catch {
+      this.elements = null;
+    }
+    return this.elements;
+  }
+}

@@ -1,0 +1,126 @@
+import { census } from '../../rules/peg-solitaire/board.js';
+import { playJumps } from '../../rules/peg-solitaire/play.js';
+import { solve } from '../../rules/peg-solitaire/solver.js';
+import { FormatError } from '../errors.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, JsonValue, ReadOptions, RegeneratedFile, ReplayPly, UploadedFile } from '../plugin.js';
+import { decodeUtf8 } from '../text.js';
+import { sniffVersion } from './detect.js';
+import { jumpName, slotName } from './notation.js';
+import { parseV1 } from './parse-v1.js';
+import { parseV2 } from './parse-v2.js';
+import type { ParsedBoardFile } from './parsed-board.js';
+import { writeV2 } from './write-v2.js';
+
+export const PEG_PUBLISHER = 'ViaThinkSoft Peg Solitaire';
+
+export const PEG_V1: FormatDescriptor = {
+  publisher: PEG_PUBLISHER,
+  version: '1',
+  family: 'peg-solitaire',
+  title: 'ViaThinkSoft Peg Solitaire board, format version 1 (2009)',
+  mediaTypes: ['text/plain'],
+  extensions: ['.brd'],
+};
+
+export const PEG_V2: FormatDescriptor = {
+  publisher: PEG_PUBLISHER,
+  version: '2',
+  family: 'peg-solitaire',
+  title: 'ViaThinkSoft Peg Solitaire board, format version 2 (2018)',
+  mediaTypes: ['text/plain'],
+  extensions: ['.brd'],
+};
+
+/** Reads a board file of either version; throws a {@link FormatError} (422) with line and column. */
+export function readBoardFile(file: UploadedFile, format?: FormatDescriptor): ParsedBoardFile {
+  const version = format ? Number(format.version) : sniffVersion(file.bytes);
+  if (version !== 1 && version !== 2) {
+    throw new FormatError('not a ViaThinkSoft peg solitaire board: the file starts with neither "1N~"/"1D~" nor "version 2"', [], 415);
+  }
+  const text = decodeUtf8(file.bytes);
+  return version === 1 ? parseV1(text) : parseV2(text);
+}
+
+/**
+ * ViaThinkSoft Peg Solitaire boards (`Boards\*.brd`), versions 1 and 2. A board is a puzzle, not a game
+ * record: the analysis is the solver's — whether the board can be solved within the time budget and,
+ * if so, one solution as the replay.
+ */
+export const pegSolitairePlugin: FormatPlugin = {
+  id: 'peg-solitaire',
+  formats: [PEG_V1, PEG_V2],
+
+  detect(file: UploadedFile): boolean {
+    return sniffVersion(file.bytes) !== null;
+  },
+
+  async read(file: UploadedFile, options: ReadOptions): Promise<GameRecord> {
+    const parsed = readBoardFile(file, options.format);
+    const { board } = parsed;
+    const counts = census(board);
+    const outcome = solve(board, { timeBudgetMs: options.timeBudgetMs });
+    const played = playJumps(board, outcome.solvable === 'yes' ? outcome.solution : []);
+    const replay: ReplayPly[] = played.jumps.map((jump, i) => ({
+      ply: i + 1,
+      player: null,
+      move: jumpName(jump.from, jump.to),
+      captured: [slotName(jump.over)],
+      score: [jump.total],
+      details: {
+        from: { x: jump.from.x, y: jump.from.y },
+        over: { x: jump.over.x, y: jump.over.y },
+        to: { x: jump.to.x, y: jump.to.y },
+        stone: jump.stone,
+        capturedStone: jump.captured,
+        points: jump.points,
+        stonesLeft: jump.stonesLeft,
+      },
+    }));
+    const details: Record<string, JsonValue> = {
+      formatVersion: parsed.formatVersion,
+      mode: board.mode,
+      width: board.width,
+      height: board.height,
+      slots: counts.slots,
+      stones: { ...counts.stones },
+      stoneCount: counts.stoneCount,
+      stoneValue: counts.stoneValue,
+      targets: counts.targets,
+      solvable: outcome.solvable,
+    };
+    if (outcome.solvable === 'no') details.unsolvableBecause = outcome.reason;
+    if (outcome.solvable === 'yes') {
+      details.solutionPoints = played.points;
+      details.targetBonus = played.bonus;
+    }
+    if (parsed.dotReading) details.dotReading = parsed.dotReading;
+    return {
+      publisher: PEG_PUBLISHER,
+      version: String(parsed.formatVersion),
+      header: parsed.header,
+      body: parsed.body,
+      family: 'peg-solitaire',
+      analysis: {
+        players: [],
+        moveCount: replay.length,
+        result: outcome.solvable === 'yes' ? 'solvable' : outcome.solvable === 'no' ? 'unsolvable' : null,
+        // A board has no moves of its own and no cached values: nothing in it can be illegal or stale.
+        verdict: { legal: true, consistent: true, problems: [] },
+        details,
+        replay,
+      },
+    };
+  },
+
+  async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
+    const parsed = readBoardFile(file, options.format);
+    const stem = file.filename?.replace(/\.[^./\\]*$/, '').replace(/^.*[\\/]/, '') || 'board';
+    return {
+      publisher: PEG_PUBLISHER,
+      version: '2',
+      mediaType: 'text/plain; charset=utf-8',
+      filename: `${stem}.regenerated.brd`,
+      content: writeV2(parsed.board),
+    };
+  },
+};

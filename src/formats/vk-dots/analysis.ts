@@ -1,0 +1,97 @@
+import type { GameAnalysis, JsonValue, PlayerEntry, Problem, ReplayPly } from '../plugin.js';
+import type { CodeToken, WrittenRecord } from './code-parser.js';
+import { cellCode } from './notation.js';
+import type { VkReplay } from './replay.js';
+import type { VkSource } from './source.js';
+
+export const COLOURS = ['red', 'blue'] as const;
+
+/** Index rows, verdict and replay plies of a replayed VK upload. */
+export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: VkReplay, field: { width: number; height: number }): GameAnalysis {
+  const problems: Problem[] = [];
+  let legal = true;
+  let consistent = true;
+  for (const move of replay.moves) {
+    const who = `${COLOURS[move.seat]} ${move.text}`;
+    if (move.illegal !== undefined) {
+      legal = false;
+      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): illegal move, ${move.illegal}` });
+    }
+    if (move.written === move.record) continue;
+    consistent = false;
+    if (move.record === '') {
+      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): the file writes the surround record ${move.written} but the move surrounds nothing` });
+    } else if (move.written === '') {
+      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): the move surrounds but the file writes no record (regenerated ${move.record})` });
+    } else {
+      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): the file writes the surround record ${move.written}, the replay regenerates ${move.record}` });
+    }
+  }
+  const lastWritten = lastRecord(tokens);
+  const names = source.kind === 'save' ? [source.red, source.blue] : [null, null];
+  const players: PlayerEntry[] = [0, 1].map((seat) => ({
+    seat,
+    name: names[seat]?.name ?? null,
+    externalId: names[seat]?.vkId ?? null,
+    color: COLOURS[seat],
+    declaredPoints: lastWritten?.score[seat] ?? null,
+    points: replay.scores[seat],
+    captures: replay.scores[seat],
+  }));
+  const stop = replay.stops[0];
+  const details: Record<string, JsonValue> = {
+    field: { width: field.width, height: field.height },
+    moves: replay.moves.length,
+    surrounds: replay.moves.filter((m) => m.surrounds.length > 0).length,
+    endedBy: stop === undefined ? null : COLOURS[stop.seat],
+    endedAfterMove: stop === undefined ? null : stop.afterPly,
+    score: [...replay.scores],
+    declaredScore: lastWritten === undefined ? null : [...lastWritten.score],
+  };
+  if (source.kind === 'save') {
+    details.flags = { extraMove: source.flags.extraMove, fieldSize: source.flags.fieldSize, crossStart: source.flags.crossStart };
+  }
+  return {
+    players,
+    moveCount: replay.moves.length,
+    result: stop === undefined ? null : resultText(stop.seat, replay.scores),
+    verdict: { legal, consistent, problems },
+    details,
+    replay: replay.moves.map(
+      (move): ReplayPly => ({
+        ply: move.ply,
+        player: move.seat,
+        move: move.text,
+        captured: move.surrounds.flatMap((s) => s.captured.map(cellCode)),
+        score: [...move.scores],
+        details: {
+          row: parseInt(move.text[0], 36),
+          col: parseInt(move.text[1], 36),
+          ...(move.illegal === undefined ? {} : { illegal: move.illegal }),
+          ...(move.surrounds.length === 0
+            ? {}
+            : {
+                chains: move.surrounds.map((s) => s.chain.map(cellCode).join('')),
+                empty: move.surrounds.flatMap((s) => s.empty.map(cellCode)),
+                deferred: move.surrounds.some((s) => s.deferred),
+                record: move.record,
+              }),
+        },
+      }),
+    ),
+  };
+}
+
+function lastRecord(tokens: readonly CodeToken[]): WrittenRecord | undefined {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const token = tokens[i];
+    if (token.kind === 'move' && token.record !== undefined) return token.record;
+  }
+  return undefined;
+}
+
+function resultText(stoppedSeat: number, scores: readonly number[]): string {
+  const [red, blue] = scores;
+  const outcome = red === blue ? `draw ${red}:${blue}` : red > blue ? `red wins ${red}:${blue}` : `blue wins ${blue}:${red}`;
+  return `${COLOURS[stoppedSeat]} ended the game; ${outcome}`;
+}
