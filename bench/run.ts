@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { run as archive } from './archive.js';
+import { run as checkers } from './checkers.js';
+import { run as dots } from './dots.js';
+import { run as go } from './go.js';
+import { run as pegSolitaire } from './peg-solitaire.js';
+
+/**
+ * Runs the benchmarks and prints their figures: `npm run bench [name…]` with names from the table
+ * below (all when none is given). Speed goals live here, never in unit tests.
+ */
+const BENCHMARKS: Record<string, () => Promise<void>> = {
+  go,
+  dots,
+  checkers,
+  'peg-solitaire': pegSolitaire,
+  archive,
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; choose from ${Object.keys(BENCHMARKS).join(', ')}`);
+  process.exit(2);
+}
+for (const [name, run] of Object.entries(BENCHMARKS)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n== ${name}`);
+  await run();
+}

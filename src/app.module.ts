@@ -1,0 +1,26 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ApiKeyGuard } from './common/api-key.guard.js';
+import { AppConfig } from './common/config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { FormatIndexModule } from './format-index/format-index.module.js';
+import { GamesModule } from './games/games.module.js';
+import { HealthController } from './health/health.controller.js';
+
+@Global()
+@Module({})
+class ConfigModule {
+  static with(config: AppConfig): DynamicModule {
+    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }, ApiKeyGuard], exports: [AppConfig, ApiKeyGuard] };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static with(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.with(config), DatabaseModule, FormatIndexModule, GamesModule],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,17 @@
+import type { FormatPlugin } from './plugin.js';
+import { pegSolitairePlugin } from './peg-solitaire/peg-solitaire.plugin.js';
+import { vkDotsPlugin } from './vk-dots/plugin.js';
+import { dotsServerPlugin } from './dots-server/plugin.js';
+import { gofansXmlPlugin } from './gofans-xml/plugin.js';
+import { barsCheckersPlugin } from './bars-checkers/plugin.js';
+
+/**
+ * Every format the archive reads. Adding a format is one folder under `src/formats/` and one line here.
+ */
+export const FORMAT_PLUGINS: readonly FormatPlugin[] = [
+  gofansXmlPlugin,
+  barsCheckersPlugin,
+  vkDotsPlugin,
+  dotsServerPlugin,
+  pegSolitairePlugin,
+];

@@ -1,0 +1,58 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { FAMILIES } from '../../formats/plugin.js';
+import type { Family } from '../../formats/plugin.js';
+
+export class SearchGamesQuery {
+  /** Part of a player's name, case-insensitive. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  player?: string;
+
+  @IsOptional()
+  @IsString()
+  publisher?: string;
+
+  @IsOptional()
+  @IsString()
+  version?: string;
+
+  @ApiPropertyOptional({ enum: FAMILIES, enumName: 'Family' })
+  @IsOptional()
+  @IsIn(FAMILIES)
+  family?: Family;
+
+  /** Only games whose cached values agree (true) or disagree (false) with the replay. */
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'consistent must be true or false' })
+  consistent?: boolean;
+
+  /** Uploaded at or after this instant (ISO 8601). */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  uploadedFrom?: string;
+
+  /** Uploaded before this instant (ISO 8601). */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  uploadedTo?: string;
+
+  /** Page size, 1 to 100 (default 20). */
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  /** The `next` value of the previous page. */
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}

@@ -1,0 +1,14 @@
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+export class UploadGameQuery {
+  /** `publisher/version` of the file's format, to skip detection (e.g. `GoFans/2.1`). */
+  @IsOptional()
+  @Matches(/^[^/]+\/[^/]+$/, { message: 'format must be publisher/version' })
+  format?: string;
+
+  /** File name to keep with a raw-body upload (multipart uploads carry their own). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  filename?: string;
+}

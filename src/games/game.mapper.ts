@@ -1,0 +1,69 @@
+import type { GameDto, GameSummaryDto } from './dto/game.dto.js';
+import type { GameRecord, UploadedFile } from '../formats/plugin.js';
+import type { GameView } from './game-view.js';
+
+/** The view of a game just inserted, built from what was written rather than read back. */
+export function viewOfNewGame(
+  id: number,
+  uploadedAt: Date,
+  sha256: string,
+  file: UploadedFile,
+  mediaType: string,
+  filename: string | null,
+  record: GameRecord,
+): GameView {
+  const analysis = record.analysis;
+  return {
+    id,
+    publisher: record.publisher,
+    version: record.version,
+    header: record.header,
+    body: record.body,
+    family: record.family,
+    status: analysis ? 'indexed' : 'stored',
+    statusReason: record.notIndexedReason ?? null,
+    sha256,
+    size: file.bytes.length,
+    mediaType,
+    filename,
+    uploadedAt,
+    players: analysis ? [...analysis.players] : [],
+    analysis: analysis
+      ? {
+          moveCount: analysis.moveCount,
+          result: analysis.result,
+          legal: analysis.verdict.legal,
+          consistent: analysis.verdict.consistent,
+          problems: [...analysis.verdict.problems],
+          details: { ...analysis.details },
+        }
+      : null,
+  };
+}
+
+export function toGameSummaryDto(view: GameView): GameSummaryDto {
+  return {
+    id: view.id,
+    publisher: view.publisher,
+    version: view.version,
+    family: view.family,
+    status: view.status,
+    statusReason: view.statusReason,
+    sha256: view.sha256,
+    size: view.size,
+    mediaType: view.mediaType,
+    filename: view.filename,
+    uploadedAt: view.uploadedAt.toISOString(),
+    players: view.players.map((player) => ({ ...player })),
+    moveCount: view.analysis?.moveCount ?? null,
+    result: view.analysis?.result ?? null,
+    verdict: view.analysis
+      ? { legal: view.analysis.legal, consistent: view.analysis.consistent, problems: view.analysis.problems }
+      : null,
+    details: view.analysis?.details ?? null,
+  };
+}
+
+export function toGameDto(view: GameView): GameDto {
+  return { ...toGameSummaryDto(view), header: view.header ?? null, body: view.body ?? null };
+}

@@ -1,0 +1,227 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { GameRecord, PlayerEntry, ReplayPly, UploadedFile } from '../formats/plugin.js';
+import { GameEntity } from './entities/index.js';
+import type { GameFilters, GameView, RawGame } from './game-view.js';
+
+export interface NewGame {
+  readonly file: UploadedFile;
+  readonly sha256: string;
+  readonly mediaType: string;
+  readonly filename: string | null;
+  readonly record: GameRecord;
+}
+
+const SUMMARY_COLUMNS = `
+  g.id, g.publisher, g.version, g.family, g.status, g.status_reason, g.sha256, g.size, g.media_type,
+  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details`;
+
+/** All SQL of the archive. Every write of one upload happens in one transaction. */
+@Injectable()
+export class GamesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async findIdBySha256(sha256: string): Promise<number | undefined> {
+    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM games WHERE sha256 = $1`, [sha256]);
+    return rows.length > 0 ? Number(rows[0].id) : undefined;
+  }
+
+  /**
+   * Inserts the game and its index rows in one statement, so an upload is written whole or not at
+   * all, in one round trip. When the same bytes were stored meanwhile (a racing upload), the unique
+   * SHA-256 turns the insert into a no-op and the existing id is returned instead.
+   */
+  async insert(game: NewGame): Promise<{ id: number; uploadedAt: Date; created: boolean }> {
+    const { record } = game;
+    const analysis = record.analysis;
+    const rows: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
+      `WITH game AS (
+         INSERT INTO games (publisher, version, header, body, family, status, status_reason, raw, sha256, size, media_type, filename)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT (sha256) DO NOTHING
+         RETURNING id, uploaded_at
+       ), analysis AS (
+         INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details)
+         SELECT id, a."moveCount", a.result, a.legal, a.consistent, a.problems, a.details
+         FROM game, jsonb_to_record($13::jsonb) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb)
+         WHERE $13::jsonb IS NOT NULL
+       ), players AS (
+         INSERT INTO game_players (game_id, seat, name, external_id, color, declared_points, points, captures)
+         SELECT id, p.seat, p.name, p."externalId", p.color, p."declaredPoints", p.points, p.captures
+         FROM game, jsonb_to_recordset($14::jsonb) AS p(seat int, name text, "externalId" text, color text,
+              "declaredPoints" double precision, points double precision, captures int)
+       ), replay AS (
+         INSERT INTO game_replays (game_id, plies) SELECT id, $15::jsonb FROM game WHERE $15::jsonb IS NOT NULL
+       )
+       SELECT id, uploaded_at FROM game`,
+      [
+        record.publisher,
+        record.version,
+        record.header,
+        record.body,
+        record.family,
+        analysis ? 'indexed' : 'stored',
+        record.notIndexedReason ?? null,
+        game.file.bytes,
+        game.sha256,
+        game.file.bytes.length,
+        game.mediaType,
+        game.filename,
+        analysis
+          ? JSON.stringify({
+              moveCount: analysis.moveCount,
+              result: analysis.result,
+              legal: analysis.verdict.legal,
+              consistent: analysis.verdict.consistent,
+              problems: analysis.verdict.problems,
+              details: analysis.details,
+            })
+          : null,
+        JSON.stringify(analysis?.players ?? []),
+        analysis ? JSON.stringify(analysis.replay) : null,
+      ],
+    );
+    if (rows.length > 0) return { id: Number(rows[0].id), uploadedAt: rows[0].uploaded_at, created: true };
+    const existing: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
+      `SELECT id, uploaded_at FROM games WHERE sha256 = $1`,
+      [game.sha256],
+    );
+    return { id: Number(existing[0].id), uploadedAt: existing[0].uploaded_at, created: false };
+  }
+
+  async findById(id: number): Promise<GameView | undefined> {
+    const rows = await this.dataSource.query(
+      `SELECT ${SUMMARY_COLUMNS}, g.header, g.body
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
+       WHERE g.id = $1`,
+      [id],
+    );
+    if (rows.length === 0) return undefined;
+    const players = await this.playersOf([id]);
+    return { ...toView(rows[0], players.get(id) ?? []), header: rows[0].header, body: rows[0].body };
+  }
+
+  async findRaw(id: number): Promise<RawGame | undefined> {
+    const rows = await this.dataSource.query(
+      `SELECT raw, sha256, media_type, filename, publisher, version, status FROM games WHERE id = $1`,
+      [id],
+    );
+    if (rows.length === 0) return undefined;
+    const row = rows[0];
+    return {
+      raw: row.raw,
+      sha256: row.sha256,
+      mediaType: row.media_type,
+      filename: row.filename,
+      publisher: row.publisher,
+      version: row.version,
+      status: row.status,
+    };
+  }
+
+  /** The stored replay; undefined when the game does not exist, null when it is not indexed. */
+  async findReplay(id: number): Promise<ReplayPly[] | null | undefined> {
+    const rows = await this.dataSource.query(
+      `SELECT r.plies FROM games g LEFT JOIN game_replays r ON r.game_id = g.id WHERE g.id = $1`,
+      [id],
+    );
+    if (rows.length === 0) return undefined;
+    return rows[0].plies ?? null;
+  }
+
+  /** Newest first, `limit` rows at most; keyset pagination on the id. */
+  async search(filters: GameFilters, limit: number): Promise<GameView[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const param = (value: unknown): string => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (filters.beforeId !== undefined) where.push(`g.id < ${param(filters.beforeId)}`);
+    if (filters.publisher !== undefined) where.push(`g.publisher = ${param(filters.publisher)}`);
+    if (filters.version !== undefined) where.push(`g.version = ${param(filters.version)}`);
+    if (filters.family !== undefined) where.push(`g.family = ${param(filters.family)}`);
+    if (filters.consistent !== undefined) where.push(`a.consistent = ${param(filters.consistent)}`);
+    if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
+    if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
+    if (filters.player !== undefined) {
+      where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE lower(p.name) LIKE ${param(`%${escapeLike(filters.player.toLowerCase())}%`)})`);
+    }
+    const rows = await this.dataSource.query(
+      `SELECT ${SUMMARY_COLUMNS}
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
+       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY g.id DESC
+       LIMIT ${param(limit)}`,
+      params,
+    );
+    const ids = rows.map((row: { id: string }) => Number(row.id));
+    const players = await this.playersOf(ids);
+    return rows.map((row: Record<string, unknown>) => toView(row, players.get(Number(row.id)) ?? []));
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.dataSource.createQueryBuilder().delete().from(GameEntity).where('id = :id', { id }).execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+
+  private async playersOf(ids: number[]): Promise<Map<number, PlayerEntry[]>> {
+    const byGame = new Map<number, PlayerEntry[]>();
+    if (ids.length === 0) return byGame;
+    const rows = await this.dataSource.query(
+      `SELECT game_id, seat, name, external_id, color, declared_points, points, captures
+       FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat`,
+      [ids],
+    );
+    for (const row of rows) {
+      const gameId = Number(row.game_id);
+      const list = byGame.get(gameId) ?? [];
+      list.push({
+        seat: row.seat,
+        name: row.name,
+        externalId: row.external_id,
+        color: row.color,
+        declaredPoints: row.declared_points,
+        points: row.points,
+        captures: row.captures,
+      });
+      byGame.set(gameId, list);
+    }
+    return byGame;
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function toView(row: any, players: PlayerEntry[]): GameView {
+  return {
+    id: Number(row.id),
+    publisher: row.publisher,
+    version: row.version,
+    family: row.family,
+    status: row.status,
+    statusReason: row.status_reason,
+    sha256: row.sha256,
+    size: row.size,
+    mediaType: row.media_type,
+    filename: row.filename,
+    uploadedAt: row.uploaded_at,
+    players,
+    analysis:
+      row.move_count === null || row.move_count === undefined
+        ? null
+        : {
+            moveCount: row.move_count,
+            result: row.result,
+            legal: row.legal,
+            consistent: row.consistent,
+            problems: row.problems,
+            details: row.details,
+          },
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

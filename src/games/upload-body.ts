@@ -1,0 +1,77 @@
+import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+
+export interface ReceivedFile {
+  readonly bytes: Buffer;
+  readonly mediaType: string;
+  readonly filename?: string;
+}
+
+const DEFAULT_MEDIA_TYPE = 'application/octet-stream';
+
+/**
+ * Reads an upload: the raw request body of any content type, or the multipart field `file`.
+ * Bodies over the limit are refused as soon as the limit is passed, without buffering the rest.
+ */
+export async function receiveUpload(request: Request, response: Response, maxBytes: number, filename?: string): Promise<ReceivedFile> {
+  return request.is('multipart/form-data') ? receiveMultipart(request, response, maxBytes) : receiveRaw(request, maxBytes, filename);
+}
+
+async function receiveRaw(request: Request, maxBytes: number, filename?: string): Promise<ReceivedFile> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    request.resume();
+    throw tooLarge(maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      request.resume();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return {
+    bytes: Buffer.concat(chunks, size),
+    mediaType: request.headers['content-type'] ?? DEFAULT_MEDIA_TYPE,
+    filename: filename ?? filenameFromDisposition(request.headers['content-disposition']),
+  };
+}
+
+async function receiveMultipart(request: Request, response: Response, maxBytes: number): Promise<ReceivedFile> {
+  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20, parts: 21 } }).single('file');
+  await new Promise<void>((resolve, reject) => parse(request, response, (error: unknown) => (error ? reject(multipartError(error, maxBytes)) : resolve())));
+  const file = request.file;
+  if (!file) throw new BadRequestException('the multipart upload has no field named "file"');
+  return { bytes: file.buffer, mediaType: file.mimetype || DEFAULT_MEDIA_TYPE, filename: file.originalname || undefined };
+}
+
+function multipartError(error: unknown, maxBytes: number): Error {
+  if (error instanceof multer.MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') return tooLarge(maxBytes);
+    if (error.code === 'LIMIT_UNEXPECTED_FILE') return new BadRequestException(`unexpected multipart file field "${error.field}": send the game as the field "file"`);
+    return new BadRequestException(`malformed multipart upload: ${error.message}`);
+  }
+  return new BadRequestException(`malformed multipart upload: ${(error as Error).message}`);
+}
+
+function tooLarge(maxBytes: number): PayloadTooLargeException {
+  return new PayloadTooLargeException(`the upload is larger than the limit of ${maxBytes} bytes (MAX_UPLOAD_BYTES)`);
+}
+
+function filenameFromDisposition(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      return undefined;
+    }
+  }
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(header);
+  return plain ? (plain[1] ?? plain[2]) : undefined;
+}

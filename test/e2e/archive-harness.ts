@@ -1,0 +1,69 @@
+import type { INestApplication } from '@nestjs/common';
+import pg from 'pg';
+import { createApp } from '../../src/app.factory.js';
+import { loadConfig } from '../../src/common/config.js';
+import { createClient } from '../client/generated/client/index.js';
+import type { Client } from '../client/generated/client/index.js';
+
+/**
+ * A running archive for end-to-end tests: on an in-memory embedded PostgreSQL by default, or on a
+ * fresh database of the server named by TABULA_TEST_DATABASE_URL (which `.ci/run` sets for its second
+ * pass). The database is created here and dropped again on close.
+ */
+export interface TestArchive {
+  readonly app: INestApplication;
+  readonly baseUrl: string;
+  /** The client generated from openapi/openapi.json. */
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+let databases = 0;
+
+export async function startArchive(settings: Record<string, string> = {}): Promise<TestArchive> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'error',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...settings,
+  });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  return {
+    app,
+    baseUrl,
+    client: createClient({ baseUrl }),
+    async close() {
+      await app.close();
+      await database?.drop();
+    },
+  };
+}
+
+async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
+  if (!serverUrl) return undefined;
+  const name = `tabula_test_${process.pid}_${Date.now()}_${databases++}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** A raw-body upload through fetch, for what the generated client deliberately hides (headers, bytes). */
+export async function post(archive: TestArchive, path: string, body: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${archive.baseUrl}${path}`, { method: 'POST', body, headers });
+}

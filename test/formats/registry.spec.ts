@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FormatReader } from '../../src/formats/format-reader.js';
+import { FAMILIES } from '../../src/formats/plugin.js';
+import { FORMAT_PLUGINS } from '../../src/formats/registry.js';
+import { filesUnder } from '../support/files.js';
+
+const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
+
+describe('the format registry', () => {
+  it('declares every publisher/version once, with a family and media types', () => {
+    const reader = new FormatReader(FORMAT_PLUGINS);
+    for (const format of reader.formats) {
+      expect(FAMILIES).toContain(format.family);
+      expect(format.mediaTypes.length).toBeGreaterThan(0);
+      expect(reader.find(format.publisher, format.version)?.format).toBe(format);
+    }
+    expect(new Set(FORMAT_PLUGINS.map((plugin) => plugin.id)).size).toBe(FORMAT_PLUGINS.length);
+  });
+
+  it('detects every fixture file with at most one plugin', () => {
+    const ambiguous: string[] = [];
+    for (const path of filesUnder(FIXTURES)) {
+      const claimants = FORMAT_PLUGINS.filter((plugin) => plugin.detect({ bytes: readFileSync(path), filename: path }));
+      if (claimants.length > 1) ambiguous.push(`${path}: ${claimants.map((plugin) => plugin.id).join(', ')}`);
+    }
+    expect(ambiguous).toEqual([]);
+  });
+
+  it('stores text that no plugin reads (SGF) with the reason, and refuses binary that no plugin reads', async () => {
+    const reader = new FormatReader(FORMAT_PLUGINS);
+    const sgf = readFileSync(join(FIXTURES, 'realdata/dots/oppai-rs/zagram352562.sgf'));
+    const record = await reader.read({ bytes: sgf, filename: 'zagram352562.sgf' }, { timeBudgetMs: 100 });
+    expect(record).toMatchObject({ publisher: null, family: null });
+    expect(record.analysis).toBeUndefined();
+    expect(record.notIndexedReason).toMatch(/no format plugin recognises/);
+
+    const pointsXt = readFileSync(join(FIXTURES, 'realdata/dots/KvanTTT-Dots-Game-AI/Data_AlphaBetaTest1.sav'));
+    await expect(reader.read({ bytes: pointsXt }, { timeBudgetMs: 100 })).rejects.toMatchObject({ status: 415 });
+  });
+});
