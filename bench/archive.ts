@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app.factory.js';
@@ -40,9 +41,11 @@ async function benchArchive(label: string, settings: Record<string, string>): Pr
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   try {
-    const sequential = await measureUploads(baseUrl, 'seq', SEQUENTIAL_UPLOADS, 1);
-    const concurrent = await measureUploads(baseUrl, 'par', CONCURRENT_UPLOADS, CONCURRENCY);
-    console.log(`archive [${label}] uploads: ${sequential.toFixed(0)} games/s sequential, ${concurrent.toFixed(0)} games/s with ${CONCURRENCY} concurrent clients`);
+    for (const [kind, makeFile] of Object.entries(UPLOADS)) {
+      const sequential = await measureUploads(baseUrl, (i) => makeFile('seq', i), SEQUENTIAL_UPLOADS, 1);
+      const concurrent = await measureUploads(baseUrl, (i) => makeFile('par', i), CONCURRENT_UPLOADS, CONCURRENCY);
+      console.log(`archive [${label}] uploads of ${kind}: ${sequential.toFixed(0)} games/s sequential, ${concurrent.toFixed(0)} games/s with ${CONCURRENCY} concurrent clients`);
+    }
     await seedArchive(app, ARCHIVE_SIZE);
     const latencies = await measureSearches(baseUrl);
     for (const [kind, values] of Object.entries(latencies)) {
@@ -53,18 +56,25 @@ async function benchArchive(label: string, settings: Record<string, string>): Pr
   }
 }
 
-/** A small VK Dots game code made unique per upload, so every upload is parsed, replayed and stored. */
-function gameFile(prefix: string, index: number): string {
-  return `1.0\n${index} ${prefix} Red ${index}\n${index + 1} Blue ${prefix}\n-s-\nb7a6a8a7\n`;
-}
+const GOFANS_EXAMPLE = readFileSync(new URL('../../test/fixtures/gofans-examples/ex_2.2.xml', import.meta.url), 'utf8');
 
-async function measureUploads(baseUrl: string, prefix: string, count: number, concurrency: number): Promise<number> {
+/**
+ * Small games made unique per upload (dedup would answer a repeat without storing it), so every
+ * upload is detected, validated, replayed and stored: a VK Dots save file, and a GoFans 2.2 game,
+ * whose two XSD validations make it the heaviest path.
+ */
+const UPLOADS: Record<string, (prefix: string, index: number) => string> = {
+  'VK Dots save files': (prefix, index) => `1.0\n${index} ${prefix} Red ${index}\n${index + 1} Blue ${prefix}\n-s-\nb7a6a8a7\n`,
+  'GoFans 2.2 XML': (prefix, index) => GOFANS_EXAMPLE.replace('name="Anna"', `name="Anna ${prefix} ${index}"`),
+};
+
+async function measureUploads(baseUrl: string, makeFile: (index: number) => string, count: number, concurrency: number): Promise<number> {
   let next = 0;
   const started = performance.now();
   const worker = async () => {
     while (next < count) {
       const index = next++;
-      const answer = await fetch(`${baseUrl}/games`, { method: 'POST', body: gameFile(prefix, index), headers: { 'Content-Type': 'text/plain' } });
+      const answer = await fetch(`${baseUrl}/games`, { method: 'POST', body: makeFile(index), headers: { 'Content-Type': 'text/plain' } });
       if (answer.status !== 201) throw new Error(`upload ${index} answered ${answer.status}: ${await answer.text()}`);
       await answer.arrayBuffer();
     }

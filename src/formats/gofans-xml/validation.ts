@@ -1,42 +1,46 @@
-import { createRequire } from 'node:module';
 import { FormatError, FormatIssue } from '../errors.js';
 import { locate } from '../text.js';
 import type { NamedSchema } from '../plugin.js';
+import { xmllintPool, type XmllintRun } from './xmllint-pool.js';
 import { XmlElement, attribute, parseXmlTree } from './xml-tree.js';
 
-// xmllint-wasm is a CommonJS package; its named exports are not visible to ESM static imports.
-const require = createRequire(import.meta.url);
-const { validateXML } = require('xmllint-wasm') as typeof import('xmllint-wasm');
-
 const FILE_NAME = 'game.xml';
+const SCHEMA_FILE_NAME = 'schema.xsd';
+const INITIAL_MEMORY_PAGES = 256; // 16 MiB
 /** Enough for real documents; a document needing more is refused, not validated at any cost. */
 const MAX_MEMORY_PAGES = 1024; // 64 MiB
 const MAX_ISSUES = 50;
+const XMLLINT_OUT_OF_MEMORY = 9;
 
 /**
  * Validates with libxml2's XSD validator. `--huge` lifts libxml2's nesting limit from 256 to 2048
  * elements (a nested 1.2/2.2 game is one element deeper per move); the WebAssembly memory cap
- * still bounds what a hostile document can cost.
+ * still bounds what a hostile document can cost. Exit codes: 0 valid, 3 (schema) or 4 (parser)
+ * invalid, anything else an abnormal end.
  */
 export async function validateWithSchema(text: string, schema: NamedSchema): Promise<void> {
-  let result: Awaited<ReturnType<typeof validateXML>>;
-  try {
-    result = await validateXML({
-      xml: { fileName: FILE_NAME, contents: text },
-      schema: [schema.text],
-      maxMemoryPages: MAX_MEMORY_PAGES,
-      modifyArguments: (args) => ['--huge', ...args],
-    });
-  } catch (error) {
-    // xmllint ended abnormally, in practice out of its memory cap: the document is refused, not retried.
-    const code = (error as { code?: unknown }).code;
-    const detail = String((error as Error).message ?? error).split('\n')[0].slice(0, 200);
+  // A failing worker thread rejects: that is the archive's fault (a 500), not the document's.
+  const run: XmllintRun = await xmllintPool.run({
+    files: [
+      { fileName: FILE_NAME, contents: text },
+      { fileName: SCHEMA_FILE_NAME, contents: schema.text },
+    ],
+    args: ['--huge', '--schema', SCHEMA_FILE_NAME, '--noout', FILE_NAME],
+    initialMemoryPages: INITIAL_MEMORY_PAGES,
+    maxMemoryPages: MAX_MEMORY_PAGES,
+  });
+  if (run.exitCode === 0) return;
+  if (run.exitCode !== 3 && run.exitCode !== 4) {
+    // In practice xmllint ran out of its memory cap: the document is refused, not retried.
+    const detail =
+      run.exitCode === XMLLINT_OUT_OF_MEMORY
+        ? `libxml2 ran out of its ${MAX_MEMORY_PAGES / 16} MiB memory cap`
+        : `xmllint stopped with exit code ${run.exitCode}: ${run.stderr.trim().split('\n')[0].slice(0, 200)}`;
     throw new FormatError(`the XML validator could not finish ${schema.name} validation: the document is too large for it`, [
-      { message: `xmllint stopped${code === undefined ? '' : ` with exit code ${String(code)}`}: ${detail}` },
+      { message: detail },
     ]);
   }
-  if (result.valid) return;
-  const issues = issuesFromOutput(text, result.rawOutput);
+  const issues = issuesFromOutput(text, run.stderr);
   const first = issues[0]?.message ?? 'not valid';
   throw new FormatError(`the file does not pass ${schema.name}: ${first}`, issues);
 }
