@@ -1,4 +1,5 @@
 import { CreateArchive1763700000000 } from './1763700000000-CreateArchive.js';
+import { PlayerNameIndexWithoutPendingList1763800000000 } from './1763800000000-PlayerNameIndexWithoutPendingList.js';
 
 /** Every migration, oldest first. Listed by hand so the same list serves the build and the tests. */
-export const MIGRATIONS = [CreateArchive1763700000000];
+export const MIGRATIONS = [CreateArchive1763700000000, PlayerNameIndexWithoutPendingList1763800000000];
