@@ -115,5 +115,8 @@ class PooledWorker {
   }
 }
 
-/** One validator thread per spare core: the event loop keeps one core for requests and replays. */
-export const xmllintPool = new XmllintPool(Math.max(1, Math.min(4, availableParallelism() - 1)));
+/**
+ * One validator thread per core, at most four: a GoFans upload spends most of its time in its two
+ * validations, while the event loop's share (request, replay, SQL) is small.
+ */
+export const xmllintPool = new XmllintPool(Math.max(1, Math.min(4, availableParallelism())));
