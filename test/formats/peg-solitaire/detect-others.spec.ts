@@ -1,18 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { pegSolitairePlugin } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
+import { filesUnder } from '../../support/files.js';
 
 /** Every fixture file of the other formats: real data, seeds and examples outside the peg folder. */
-function otherFixtures(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return path.endsWith(join('realdata', 'peg')) ? [] : otherFixtures(path);
-    return [path];
-  });
-}
+const PEG_FOLDER = `${join('realdata', 'peg')}${sep}`;
 
 describe('peg solitaire detection against the other fixtures', () => {
-  const paths = otherFixtures(join('test', 'fixtures')).filter((p) => !/PROVENANCE|README/.test(p));
+  const paths = filesUnder(join('test', 'fixtures')).filter((p) => !p.includes(PEG_FOLDER) && !/PROVENANCE|README/.test(p));
 
   it('has other fixtures to look at', () => {
     expect(paths.length).toBeGreaterThan(20);
