@@ -4,7 +4,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: the lock has no entries for other platforms' optional native builds (DEVELOPERS.md).
+RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src src
 COPY migrations migrations
