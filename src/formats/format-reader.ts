@@ -8,6 +8,12 @@ export interface ReadRequest {
   readonly timeBudgetMs: number;
 }
 
+/**
+ * Types that say nothing about a game file: octet-stream, and form-urlencoded, which curl and HTML
+ * forms send for any body unless told otherwise.
+ */
+const UNINFORMATIVE_MEDIA_TYPES = new Set(['', 'application/octet-stream', 'application/x-www-form-urlencoded']);
+
 interface Registered {
   readonly plugin: FormatPlugin;
   readonly format: FormatDescriptor;
@@ -49,6 +55,17 @@ export class FormatReader {
     }
     if (claimants.length === 1) return claimants[0].read(file, { timeBudgetMs: request.timeBudgetMs });
     return { publisher: null, version: null, header: null, body: null, family: null, notIndexedReason: describeUnrecognised(file.bytes) };
+  }
+
+  /**
+   * The media type to keep with an upload and serve it with: the uploader's, unless it says nothing
+   * about the file and a plugin recognised the format, which then names the type.
+   */
+  mediaTypeFor(declared: string, record: GameRecord): string {
+    const essence = declared.split(';')[0].trim().toLowerCase();
+    if (!UNINFORMATIVE_MEDIA_TYPES.has(essence)) return declared;
+    const known = record.publisher !== null && record.version !== null ? this.find(record.publisher, record.version) : undefined;
+    return known?.format.mediaTypes[0] ?? 'application/octet-stream';
   }
 
   async regenerate(file: UploadedFile, publisher: string, version: string, timeBudgetMs: number): Promise<RegeneratedFile | undefined> {

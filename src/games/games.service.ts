@@ -32,9 +32,10 @@ export class GamesService {
     const filename = query.filename ?? file.filename ?? null;
     const upload = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
     const record = await this.reader.read(upload, { format: query.format, timeBudgetMs: this.config.ANALYSIS_BUDGET_MS });
-    const stored = await this.games.insert({ file: upload, sha256, mediaType: file.mediaType, filename, record });
+    const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
+    const stored = await this.games.insert({ file: upload, sha256, mediaType, filename, record });
     if (!stored.created) return { game: await this.get(stored.id), created: false };
-    const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, file.mediaType, filename, record));
+    const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record));
     return { game, created: true };
   }
 

@@ -162,6 +162,25 @@ describe('formats through the archive', () => {
     });
   });
 
+  it("keeps the uploader's media type, and names the format's when the upload's said nothing", async () => {
+    const xml = fixture('fixtures/gofans-examples/ex_2.1.xml').toString('utf8');
+    const cases: [string, string, string][] = [
+      ['application/x-www-form-urlencoded', 'A', 'application/xml'],
+      ['application/octet-stream', 'B', 'application/xml'],
+      ['text/xml; charset=utf-8', 'C', 'text/xml; charset=utf-8'],
+    ];
+    for (const [declared, mark, kept] of cases) {
+      const bytes = Buffer.from(xml.replace('name="Anna"', `name="Anna ${mark}"`));
+      const game = await upload(bytes, `media-${mark}.xml`, declared);
+      expect(game.mediaType).toBe(kept);
+      const raw = await fetch(`${archive.baseUrl}/games/${game.id}/raw`);
+      expect(raw.headers.get('content-type')).toContain(kept.split(';')[0]);
+      expect(Buffer.from(await raw.arrayBuffer())).toEqual(bytes);
+    }
+    const unknown = await upload(Buffer.from(`notes ${Date.now()}\n`), 'notes.txt', 'application/x-www-form-urlencoded');
+    expect(unknown).toMatchObject({ status: 'stored', mediaType: 'application/octet-stream' });
+  });
+
   it('searches by family and publisher across formats', async () => {
     const go = await searchGames({ client: archive.client, query: { family: 'go', limit: 100 }, throwOnError: true });
     expect(go.data.items.length).toBeGreaterThan(0);

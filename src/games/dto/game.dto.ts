@@ -56,6 +56,11 @@ export class GameSummaryDto {
   /** SHA-256 of the uploaded bytes, hex; also the ETag of the raw download. */
   sha256: string;
   size: number;
+  /**
+   * The media type the raw download is served with: as uploaded, unless the upload's type said
+   * nothing about the file (none, application/octet-stream, or application/x-www-form-urlencoded,
+   * curl's default) and the format was recognised, whose own media type is then kept.
+   */
   mediaType: string;
   @ApiProperty({ type: String, nullable: true })
   filename: string | null;
