@@ -65,7 +65,10 @@ export class FormatReader {
     const essence = declared.split(';')[0].trim().toLowerCase();
     if (!UNINFORMATIVE_MEDIA_TYPES.has(essence)) return declared;
     const known = record.publisher !== null && record.version !== null ? this.find(record.publisher, record.version) : undefined;
-    return known?.format.mediaTypes[0] ?? 'application/octet-stream';
+    const named = known?.format.mediaTypes[0];
+    if (named === undefined) return 'application/octet-stream';
+    // Every text format here is UTF-8 (others are refused); say so, or browsers guess another charset.
+    return named.startsWith('text/') && !named.includes(';') ? `${named}; charset=utf-8` : named;
   }
 
   async regenerate(file: UploadedFile, publisher: string, version: string, timeBudgetMs: number): Promise<RegeneratedFile | undefined> {

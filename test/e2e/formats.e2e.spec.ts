@@ -177,6 +177,10 @@ describe('formats through the archive', () => {
       expect(raw.headers.get('content-type')).toContain(kept.split(';')[0]);
       expect(Buffer.from(await raw.arrayBuffer())).toEqual(bytes);
     }
+    const vkBytes = Buffer.from(fixture('formats/vk-dots/fixtures/full-game.txt').toString('utf8').replace('For You', 'For You Too'));
+    const vk = await upload(vkBytes, 'full-game.txt', 'application/x-www-form-urlencoded');
+    expect(vk).toMatchObject({ publisher: 'VK Dots', status: 'indexed' });
+    expect(vk.mediaType).toBe('text/plain; charset=utf-8');
     const unknown = await upload(Buffer.from(`notes ${Date.now()}\n`), 'notes.txt', 'application/x-www-form-urlencoded');
     expect(unknown).toMatchObject({ status: 'stored', mediaType: 'application/octet-stream' });
   });
