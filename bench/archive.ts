@@ -108,9 +108,10 @@ async function seedArchive(app: INestApplication, size: number): Promise<void> {
         [from, to],
       );
       await manager.query(
-        `INSERT INTO game_players (game_id, seat, name, external_id, color, declared_points, points, captures)
-         SELECT g.id, s.seat, 'player' || (g.id * 7919 + s.seat) % 50000, NULL, NULL, 0, 0, 0
+        `INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures)
+         SELECT g.id, s.seat, n.name, n.name, NULL, NULL, 0, 0, 0
          FROM games g CROSS JOIN (VALUES (0), (1)) AS s(seat)
+         CROSS JOIN LATERAL (SELECT 'player' || (g.id * 7919 + s.seat) % 50000 AS name) n
          WHERE g.filename LIKE 'seed-%' AND NOT EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id)`,
       );
     });

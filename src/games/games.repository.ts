@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { GameRecord, PlayerEntry, ReplayPly, UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameFilters, GameView, RawGame } from './game-view.js';
+import { playerNameKey } from './player-name-key.js';
 
 export interface NewGame {
   readonly file: UploadedFile;
@@ -47,9 +48,9 @@ export class GamesRepository {
          FROM game, jsonb_to_record($13::jsonb) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb)
          WHERE $13::jsonb IS NOT NULL
        ), players AS (
-         INSERT INTO game_players (game_id, seat, name, external_id, color, declared_points, points, captures)
-         SELECT id, p.seat, p.name, p."externalId", p.color, p."declaredPoints", p.points, p.captures
-         FROM game, jsonb_to_recordset($14::jsonb) AS p(seat int, name text, "externalId" text, color text,
+         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures)
+         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures
+         FROM game, jsonb_to_recordset($14::jsonb) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
               "declaredPoints" double precision, points double precision, captures int)
        ), replay AS (
          INSERT INTO game_replays (game_id, plies) SELECT id, $15::jsonb FROM game WHERE $15::jsonb IS NOT NULL
@@ -78,7 +79,7 @@ export class GamesRepository {
               details: analysis.details,
             })
           : null,
-        JSON.stringify(analysis?.players ?? []),
+        JSON.stringify((analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) }))),
         analysis ? JSON.stringify(analysis.replay) : null,
       ],
     );
@@ -146,7 +147,7 @@ export class GamesRepository {
     if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
     if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
     if (filters.player !== undefined) {
-      where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE lower(p.name) LIKE ${param(`%${escapeLike(filters.player.toLowerCase())}%`)})`);
+      where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key LIKE ${param(`%${escapeLike(playerNameKey(filters.player))}%`)})`);
     }
     const rows = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS}

@@ -20,8 +20,13 @@ export interface TestArchive {
 
 let databases = 0;
 
-export async function startArchive(settings: Record<string, string> = {}): Promise<TestArchive> {
-  const database = await createTestDatabase();
+export interface DatabaseOptions {
+  /** LC_CTYPE and LC_COLLATE of the test database on a server (PGlite has its own, fixed). */
+  readonly locale?: string;
+}
+
+export async function startArchive(settings: Record<string, string> = {}, options: DatabaseOptions = {}): Promise<TestArchive> {
+  const database = await createTestDatabase(options);
   const config = loadConfig({
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'error',
@@ -42,13 +47,14 @@ export async function startArchive(settings: Record<string, string> = {}): Promi
   };
 }
 
-async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+async function createTestDatabase(options: DatabaseOptions): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
   if (!serverUrl) return undefined;
   const name = `tabula_test_${process.pid}_${Date.now()}_${databases++}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const locale = options.locale === undefined ? '' : ` TEMPLATE template0 LC_CTYPE '${options.locale}' LC_COLLATE '${options.locale}'`;
+  await admin.query(`CREATE DATABASE ${name}${locale}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

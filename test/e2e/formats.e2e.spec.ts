@@ -117,8 +117,12 @@ describe('formats through the archive', () => {
       const { data } = await searchGames({ client: archive.client, query: { family: 'dots', consistent: false }, throwOnError: true });
       expect(data.items.map((item) => item.id)).toContain(game.id);
       expect(data.items.every((item) => item.verdict?.consistent === false)).toBe(true);
-      const byPlayer = await searchGames({ client: archive.client, query: { player: 'павел' }, throwOnError: true });
-      expect(byPlayer.data.items.map((item) => item.id)).toContain(game.id);
+      for (const player of ['павел', 'ПАВЕЛ СЛЕП', 'Слепнев']) {
+        const byPlayer = await searchGames({ client: archive.client, query: { player }, throwOnError: true });
+        expect(byPlayer.data.items.map((item) => item.id)).toContain(game.id);
+      }
+      const nobody = await searchGames({ client: archive.client, query: { player: 'павла' }, throwOnError: true });
+      expect(nobody.data.items.map((item) => item.id)).not.toContain(game.id);
     });
   });
 

@@ -13,6 +13,10 @@ export class GamePlayerEntity {
   @Column('text', { nullable: true })
   name: string | null;
 
+  /** The name as search compares it (see player-name-key.ts). */
+  @Column('text', { name: 'name_key', nullable: true })
+  nameKey: string | null;
+
   @Column('text', { name: 'external_id', nullable: true })
   externalId: string | null;
 
