@@ -11,9 +11,8 @@ export function decodeUtf8(bytes: Uint8Array): string {
     return strictUtf8.decode(bytes);
   } catch {
     const offset = firstInvalidUtf8Offset(bytes);
-    throw FormatError.at(`the file is not valid UTF-8 text (invalid byte 0x${hex(bytes[offset])} at byte offset ${offset})`, {
-      offset,
-    });
+    const message = `the file is not valid UTF-8 text (invalid byte 0x${hex(bytes[offset])} at byte offset ${offset})`;
+    throw FormatError.at(message, { offset }, 422, 'upload.encoding');
   }
 }
 
