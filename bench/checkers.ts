@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../src/formats/limits.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { barsCheckersPlugin } from '../src/formats/bars-checkers/plugin.js';
@@ -29,7 +30,7 @@ export async function run(): Promise<void> {
     for (const { start, moves } of proposals) replayWithEngine(start, moves);
   });
   const plugin = await measureAsync(async () => {
-    for (const upload of uploads) await barsCheckersPlugin.read(upload, { timeBudgetMs: 1000 });
+    for (const upload of uploads) await barsCheckersPlugin.read(upload, { timeBudgetMs: 1000, limits: DEFAULT_LIMITS });
   });
 
   console.log(`checkers: ${replayable.length} real games (${games.length - replayable.length} unreadable), ${plies} moves`);

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../src/formats/limits.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DotsGame } from '../src/rules/dots/index.js';
@@ -29,7 +30,7 @@ export async function run(): Promise<void> {
 
   const codes = all.map(sgfToVkCode).flatMap((c) => (c.ok ? [Buffer.from(c.code)] : []));
   const moves = codes.reduce((sum, code) => sum + code.length / 2, 0);
-  const options = { timeBudgetMs: 1000 };
+  const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
   const plugin = await measureAsync(async () => {
     for (const bytes of codes) await vkDotsPlugin.read({ bytes }, options);
     return moves;

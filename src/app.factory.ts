@@ -1,30 +1,39 @@
-import { INestApplication, Logger, LogLevel, ValidationPipe } from '@nestjs/common';
+import { INestApplication, Logger, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './common/config.js';
+import { guardHttpServer, rateLimits } from './common/http-guards.js';
+import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
+import { refuseControlCharacters } from './common/text-parameters.middleware.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
-
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * The configured application, not yet listening: shared by `main.ts`, the tests and the OpenAPI
- * generator so they all see the same pipes, filters and routes.
+ * generator so they all see the same pipes, filters, limits and routes.
  */
 export async function createApp(config: AppConfig, options: { preview?: boolean } = {}): Promise<INestApplication> {
+  const logger = createLogger(config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.with(config), {
     // Uploads are read raw by the games controller: no parser may consume or reshape them.
     bodyParser: false,
     preview: options.preview,
-    logger: LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
+    logger: new NestPinoLogger(logger),
   });
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
+  if (config.TRUST_PROXY_HOPS > 0) app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  // Order matters: every request gets its id and access-log line first, then the limits apply.
+  app.use(accessLog(logger));
+  for (const limiter of rateLimits(config)) app.use(limiter);
+  app.use(refuseControlCharacters);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();
+  guardHttpServer(app.getHttpServer() as Server, config, logger);
   if (!options.preview) {
     SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
     if (config.apiKeys.length === 0) {

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AnalysisModule } from './analysis/analysis.module.js';
 import { ApiKeyGuard } from './common/api-key.guard.js';
 import { AppConfig } from './common/config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -19,7 +20,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, FormatIndexModule, GamesModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule],
       controllers: [HealthController],
     };
   }

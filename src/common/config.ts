@@ -1,5 +1,30 @@
+import { availableParallelism } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { DEFAULT_LIMITS, ReadLimits } from '../formats/limits.js';
+
+/** An integer setting: its default when unset, and its allowed range. */
+function IntSetting(fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }) => (value === undefined ? fallback : /^-?\d+$/.test(String(value).trim()) ? Number(value) : Number.NaN))(target, key);
+    IsInt()(target, key);
+    Min(min)(target, key);
+    Max(max)(target, key);
+  };
+}
+
+function BooleanSetting(fallback: boolean): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }) => {
+      if (value === undefined) return fallback;
+      const text = String(value).trim().toLowerCase();
+      return ['1', 'true', 'yes', 'on'].includes(text) ? true : ['0', 'false', 'no', 'off'].includes(text) ? false : text;
+    })(target, key);
+    IsBoolean({ message: `${String(key)} must be true or false` })(target, key);
+  };
+}
+
+const CORES = availableParallelism();
 
 /**
  * The service's settings, read from the environment once at boot. A bad value stops the
@@ -7,10 +32,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } fr
  */
 export class AppConfig {
   /** HTTP port. */
-  @Transform(({ value }) => (value === undefined ? 3000 : Number(value)))
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting(3000, 0, 65535)
   PORT = 3000;
 
   /** Interface to listen on. */
@@ -27,10 +49,7 @@ export class AppConfig {
   DATABASE_URL?: string;
 
   /** Connections in the pool to an external PostgreSQL server. */
-  @Transform(({ value }) => (value === undefined ? 10 : Number(value)))
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @IntSetting(10, 1, 200)
   DATABASE_POOL_SIZE = 10;
 
   /** Comma-separated API keys; when set, uploads and deletes need `Authorization: Bearer <key>`. */
@@ -39,20 +58,76 @@ export class AppConfig {
   API_KEYS?: string;
 
   /** Largest accepted upload in bytes. */
-  @Transform(({ value }) => (value === undefined ? 10 * 1024 * 1024 : Number(value)))
-  @IsInt()
-  @Min(1)
+  @IntSetting(10 * 1024 * 1024, 1)
   MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
   /** Time a plugin may spend on open-ended analysis of one upload (e.g. solving a peg board), in ms. */
-  @Transform(({ value }) => (value === undefined ? 2000 : Number(value)))
-  @IsInt()
-  @Min(0)
+  @IntSetting(2000, 0)
   ANALYSIS_BUDGET_MS = 2000;
 
-  /** Nest log levels to print, most severe first. */
+  /** Hard limit on one upload's analysis once it has a thread, in ms: the thread is ended, the upload refused. */
+  @IntSetting(15_000, 100)
+  ANALYSIS_TIMEOUT_MS = 15_000;
+
+  /** Analysis threads; by default one per core. */
+  @IntSetting(CORES, 1, 256)
+  ANALYSIS_THREADS = CORES;
+
+  /** Uploads that may wait for an analysis thread; past that, 503 with Retry-After. */
+  @IntSetting(16, 0, 100_000)
+  ANALYSIS_QUEUE = 16;
+
+  /** Heap of one analysis thread in MB; an analysis needing more is stopped and refused. */
+  @IntSetting(512, 32, 65_536)
+  ANALYSIS_MEMORY_MB = 512;
+
+  /** Most plies in one game (every variation counted). */
+  @IntSetting(DEFAULT_LIMITS.maxPlies, 1)
+  MAX_PLIES = DEFAULT_LIMITS.maxPlies;
+
+  /** Largest board side (points, squares or holes). */
+  @IntSetting(DEFAULT_LIMITS.maxBoardSide, 1, 1000)
+  MAX_BOARD_SIDE = DEFAULT_LIMITS.maxBoardSide;
+
+  /** Deepest nesting of variations. */
+  @IntSetting(DEFAULT_LIMITS.maxVariationDepth, 0)
+  MAX_VARIATION_DEPTH = DEFAULT_LIMITS.maxVariationDepth;
+
+  /** Longest line of a line-based text format, in characters. */
+  @IntSetting(DEFAULT_LIMITS.maxLineLength, 80)
+  MAX_LINE_LENGTH = DEFAULT_LIMITS.maxLineLength;
+
+  /** Requests per minute from one client address; 0 turns the limit off. */
+  @IntSetting(600, 0)
+  RATE_LIMIT_PER_MINUTE = 600;
+
+  /** Uploads and deletes per minute from one client address; 0 turns the limit off. */
+  @IntSetting(120, 0)
+  RATE_LIMIT_WRITES_PER_MINUTE = 120;
+
+  /** Exempt loopback clients (127.0.0.1, ::1) from the rate limits, e.g. for local tests and tools. */
+  @BooleanSetting(false)
+  RATE_LIMIT_EXEMPT_LOOPBACK = false;
+
+  /** Proxies in front of the archive whose X-Forwarded-For is trusted to name the client (0: none). */
+  @IntSetting(0, 0, 10)
+  TRUST_PROXY_HOPS = 0;
+
+  /** Time a client has to send its request headers, in ms. */
+  @IntSetting(20_000, 1000)
+  HEADERS_TIMEOUT_MS = 20_000;
+
+  /** Time a client has to send its whole request, body included, in ms. */
+  @IntSetting(120_000, 1000)
+  REQUEST_TIMEOUT_MS = 120_000;
+
+  /** Least severe log level printed. */
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  /** `text`: one readable line per event (coloured only on a terminal); `json`: one JSON object per line. */
+  @IsIn(['text', 'json'])
+  LOG_FORMAT: 'text' | 'json' = 'text';
 
   get apiKeys(): readonly string[] {
     return (this.API_KEYS ?? '')
@@ -60,21 +135,20 @@ export class AppConfig {
       .map((key) => key.trim())
       .filter((key) => key.length > 0);
   }
+
+  get limits(): ReadLimits {
+    return {
+      maxPlies: this.MAX_PLIES,
+      maxBoardSide: this.MAX_BOARD_SIDE,
+      maxVariationDepth: this.MAX_VARIATION_DEPTH,
+      maxLineLength: this.MAX_LINE_LENGTH,
+    };
+  }
 }
 
 export class ConfigError extends Error {}
 
-const SETTINGS = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'DATABASE_POOL_SIZE',
-  'API_KEYS',
-  'MAX_UPLOAD_BYTES',
-  'ANALYSIS_BUDGET_MS',
-  'LOG_LEVEL',
-];
+const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'API_KEYS');
 
 /** Reads and validates the settings; throws a {@link ConfigError} listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -82,10 +156,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     Object.entries(env).filter(([key, value]) => SETTINGS.includes(key) && value !== undefined && value !== ''),
   );
   const config = plainToInstance(AppConfig, given);
-  const errors = validateSync(config, { forbidUnknownValues: true });
-  if (errors.length > 0) {
-    const lines = errors.flatMap((error) => Object.values(error.constraints ?? {}).map((text) => `  ${error.property}: ${text}`));
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const lines = validateSync(config, { forbidUnknownValues: true }).flatMap((error) =>
+    Object.values(error.constraints ?? {}).map((text) => `  ${error.property}: ${text}`),
+  );
+  if (env.API_KEYS !== undefined && env.API_KEYS !== '' && config.apiKeys.length === 0) {
+    lines.push('  API_KEYS: is set but holds no key (keys are separated by commas; blanks are ignored): unset it to run open, or give a key');
   }
+  if (config.ANALYSIS_TIMEOUT_MS <= config.ANALYSIS_BUDGET_MS) {
+    lines.push(`  ANALYSIS_TIMEOUT_MS: must be larger than ANALYSIS_BUDGET_MS (${config.ANALYSIS_BUDGET_MS}), the budget the solver stops itself at`);
+  }
+  if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
 }

@@ -1,22 +1,17 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { FormatError } from '../formats/errors.js';
-import { PROBLEM_JSON, ProblemDetails } from './problem-details.js';
+import { isDatabaseUnavailable } from './database-errors.js';
+import { codeForStatus, ProblemException } from './problem-codes.js';
+import { makeProblem, PROBLEM_JSON, ProblemDetails } from './problem-details.js';
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  404: 'Not found',
-  413: 'Upload too large',
-  415: 'Unsupported content',
-  422: 'Unreadable game file',
-  500: 'Internal server error',
-  503: 'Service unavailable',
-};
+/** Seconds a client is told to wait when the database does not answer. */
+export const DATABASE_RETRY_AFTER_S = 5;
 
 /**
- * The one place where errors become answers: every failure leaves as `application/problem+json`.
- * Unexpected errors are logged with their stack and answered without internals.
+ * The one place where errors become answers: every failure leaves as `application/problem+json`
+ * with a stable `code` and the request id. Unexpected errors are logged with their stack and
+ * answered without internals; an unreachable database is a 503 with Retry-After.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -26,42 +21,53 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const problem = this.toProblem(exception);
+    const { problem, retryAfter } = this.toProblem(exception);
     problem.instance = request.originalUrl ?? request.url;
-    if (problem.status >= 500) this.logger.error(`${request.method} ${problem.instance}: ${String(exception)}`, (exception as Error)?.stack);
-    if (response.headersSent) return;
-    if (problem.status === HttpStatus.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
-    response.status(problem.status).type(PROBLEM_JSON).send(JSON.stringify(problem));
+    if (request.id !== undefined) problem.requestId = String(request.id);
+    if (problem.status >= 500 && problem.code === 'internal') {
+      this.logger.error(`${request.method} ${problem.instance} [${problem.requestId ?? '-'}]: ${String(exception)}`, (exception as Error)?.stack);
+    } else if (problem.code === 'service.unavailable') {
+      this.logger.warn(`${request.method} ${problem.instance} [${problem.requestId ?? '-'}]: the database does not answer: ${String(exception)}`);
+    }
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    sendProblem(response, problem, retryAfter);
   }
 
-  private toProblem(exception: unknown): ProblemDetails {
+  private toProblem(exception: unknown): { problem: ProblemDetails; retryAfter?: number } {
     if (exception instanceof FormatError) {
-      return problem(exception.status, exception.message, exception.issues);
+      return { problem: makeProblem(exception.status, exception.code, exception.message, exception.issues) };
+    }
+    if (exception instanceof ProblemException) {
+      return { problem: makeProblem(exception.getStatus(), exception.code, exception.message), retryAfter: exception.retryAfterSeconds };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const body = exception.getResponse();
       const messages = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : body;
       const list = Array.isArray(messages) ? messages.map(String) : [String(messages ?? exception.message)];
-      return problem(status, list.join('; '), list.length > 1 ? list.map((message) => ({ message })) : undefined);
+      const errors = list.length > 1 ? list.map((message) => ({ message })) : undefined;
+      return { problem: makeProblem(status, codeForStatus(status), list.join('; '), errors) };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      const detail = 'the database does not answer; nothing was changed: retry later';
+      return { problem: makeProblem(HttpStatus.SERVICE_UNAVAILABLE, 'service.unavailable', detail), retryAfter: DATABASE_RETRY_AFTER_S };
     }
     const status = httpStatusOf(exception);
     if (status !== undefined && status < 500) {
-      return problem(status, (exception as Error).message);
+      return { problem: makeProblem(status, codeForStatus(status), (exception as Error).message) };
     }
-    return problem(500, 'The server failed to handle the request; it has been logged.');
+    return { problem: makeProblem(500, 'internal', 'The server failed to handle the request; it has been logged with the request id.') };
   }
 }
 
-function problem(status: number, detail: string, errors?: ProblemDetails['errors']): ProblemDetails {
-  const title = TITLES[status] ?? (status < 500 ? 'Request failed' : 'Server error');
-  return {
-    type: `https://tabula.invalid/problems/${title.toLowerCase().replace(/[^a-z]+/g, '-')}`,
-    title,
-    status,
-    detail,
-    ...(errors ? { errors } : {}),
-  };
+/** Writes a problem+json answer (with WWW-Authenticate on 401 and Retry-After when given). */
+export function sendProblem(response: Response, problem: ProblemDetails, retryAfter?: number): void {
+  if (problem.status === HttpStatus.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
+  if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
+  response.status(problem.status).type(PROBLEM_JSON).send(JSON.stringify(problem));
 }
 
 /** Errors from body parsers and multer carry an HTTP status of their own. */

@@ -1,4 +1,5 @@
-import { Controller, Get, Inject, NotFoundException, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { ProblemException } from '../common/problem-codes.js';
 import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
@@ -41,7 +42,7 @@ export class FormatIndexController {
   @ApiNotFoundResponse({ content: problem, description: 'No such schema.' })
   sharedSchema(@Param('name') name: string, @Res() response: Response): void {
     const schema = this.reader.plugins.flatMap((plugin) => plugin.sharedSchemas ?? []).find((candidate) => candidate.name === name);
-    if (!schema) throw new NotFoundException(`there is no shared schema named "${name}"`);
+    if (!schema) throw new ProblemException(404, 'resource.not_found', `there is no shared schema named "${name}"`);
     send(response, schema);
   }
 
@@ -52,7 +53,7 @@ export class FormatIndexController {
   @ApiNotFoundResponse({ content: problem, description: 'Unknown format, or a format without a schema.' })
   schema(@Param('publisher') publisher: string, @Param('version') version: string, @Res() response: Response): void {
     const schema = this.reader.find(publisher, version)?.format.schema;
-    if (!schema) throw new NotFoundException(`the archive has no schema for ${publisher}/${version}`);
+    if (!schema) throw new ProblemException(404, 'resource.not_found', `the archive has no schema for ${publisher}/${version}`);
     send(response, schema);
   }
 }

@@ -16,6 +16,45 @@ export interface FormatIssue extends SourceLocation {
   readonly message: string;
 }
 
+/**
+ * Stable, machine-readable reasons an upload is refused by the formats layer. Clients branch on
+ * these; the human text beside them may change. Never rename one: add a new one.
+ */
+export const FORMAT_ERROR_CODES = [
+  /** The file is not what its format says (syntax, schema, impossible values). */
+  'format.malformed',
+  /** Several plugins claim the file: the uploader must name the format. */
+  'format.ambiguous',
+  /** `?format=` names no format the archive reads. */
+  'format.unknown',
+  /** DOCTYPE or ENTITY declarations, refused in every format. */
+  'format.declaration_forbidden',
+  /** Nothing to read: no bytes, or only whitespace and byte-order marks. */
+  'upload.empty',
+  /** Binary content no plugin reads. */
+  'upload.binary',
+  /** Text in an encoding the archive cannot decode (invalid UTF-8, UTF-32). */
+  'upload.encoding',
+  /** More plies than MAX_PLIES. */
+  'limit.plies',
+  /** A board side larger than MAX_BOARD_SIDE. */
+  'limit.board',
+  /** Variations nested deeper than MAX_VARIATION_DEPTH. */
+  'limit.variation_depth',
+  /** A line longer than MAX_LINE_LENGTH characters. */
+  'limit.line_length',
+  /** The analysis ran past ANALYSIS_TIMEOUT_MS and was stopped. */
+  'analysis.timeout',
+  /** The analysis needed more memory than ANALYSIS_MEMORY_MB and was stopped. */
+  'analysis.memory',
+] as const;
+
+export type FormatErrorCode = (typeof FORMAT_ERROR_CODES)[number];
+
+function defaultCode(status: number): FormatErrorCode {
+  return status === 415 ? 'upload.binary' : 'format.malformed';
+}
+
 export class FormatError extends Error {
   readonly issues: readonly FormatIssue[];
 
@@ -24,6 +63,7 @@ export class FormatError extends Error {
     issues: readonly FormatIssue[] = [],
     /** 422 by default; 415 for content that is not a game file at all. */
     readonly status = 422,
+    readonly code: FormatErrorCode = defaultCode(status),
   ) {
     super(message);
     this.name = 'FormatError';
@@ -31,7 +71,7 @@ export class FormatError extends Error {
   }
 
   /** An error at one place of the text. */
-  static at(message: string, location: SourceLocation, status = 422): FormatError {
-    return new FormatError(message, [{ message, ...location }], status);
+  static at(message: string, location: SourceLocation, status = 422, code: FormatErrorCode = defaultCode(status)): FormatError {
+    return new FormatError(message, [{ message, ...location }], status, code);
   }
 }

@@ -1,4 +1,6 @@
+import { SourceCharset, utf8View } from './encoding.js';
 import { FormatError } from './errors.js';
+import type { ReadLimits } from './limits.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, RegeneratedFile, UploadedFile } from './plugin.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
 
@@ -6,6 +8,12 @@ export interface ReadRequest {
   /** `publisher/version` named by the uploader; overrides detection. */
   readonly format?: string;
   readonly timeBudgetMs: number;
+  readonly limits: ReadLimits;
+}
+
+/** A plugin's record, with the encoding the upload was written in (plugins see UTF-8 only). */
+export interface ReadResult extends GameRecord {
+  readonly charset: SourceCharset;
 }
 
 /**
@@ -43,37 +51,48 @@ export class FormatReader {
     return this.byKey.get(formatKey(publisher, version));
   }
 
-  async read(file: UploadedFile, request: ReadRequest): Promise<GameRecord> {
-    checkUploadBasics(file.bytes);
+  /**
+   * Detects the format (or takes the named one) and lets its plugin read the file. UTF-16 text is
+   * handed to plugins as UTF-8; everything else as uploaded.
+   */
+  async read(upload: UploadedFile, request: ReadRequest): Promise<ReadResult> {
+    const { bytes, charset } = utf8View(upload.bytes);
+    const file = { ...upload, bytes };
+    checkUploadBasics(bytes);
+    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits };
     if (request.format !== undefined) {
       const { plugin, format } = this.named(request.format);
-      return plugin.read(file, { format, timeBudgetMs: request.timeBudgetMs });
+      return { ...(await plugin.read(file, { ...options, format })), charset };
     }
     const claimants = this.plugins.filter((plugin) => plugin.detect(file));
     if (claimants.length > 1) {
-      throw new FormatError(`the file looks like several formats (${claimants.map((p) => p.id).join(', ')}): name one with ?format=publisher/version`);
+      const names = claimants.map((p) => p.id).join(', ');
+      throw new FormatError(`the file looks like several formats (${names}): name one with ?format=publisher/version`, [], 422, 'format.ambiguous');
     }
-    if (claimants.length === 1) return claimants[0].read(file, { timeBudgetMs: request.timeBudgetMs });
-    return { publisher: null, version: null, header: null, body: null, family: null, notIndexedReason: describeUnrecognised(file.bytes) };
+    if (claimants.length === 1) return { ...(await claimants[0].read(file, options)), charset };
+    const notIndexedReason = describeUnrecognised(bytes);
+    return { publisher: null, version: null, header: null, body: null, family: null, notIndexedReason, charset };
   }
 
   /**
    * The media type to keep with an upload and serve it with: the uploader's, unless it says nothing
    * about the file and a plugin recognised the format, which then names the type.
    */
-  mediaTypeFor(declared: string, record: GameRecord): string {
+  mediaTypeFor(declared: string, record: GameRecord, charset: SourceCharset = 'utf-8'): string {
     const essence = declared.split(';')[0].trim().toLowerCase();
     if (!UNINFORMATIVE_MEDIA_TYPES.has(essence)) return declared;
     const known = record.publisher !== null && record.version !== null ? this.find(record.publisher, record.version) : undefined;
     const named = known?.format.mediaTypes[0];
     if (named === undefined) return 'application/octet-stream';
-    // Every text format here is UTF-8 (others are refused); say so, or browsers guess another charset.
-    return named.startsWith('text/') && !named.includes(';') ? `${named}; charset=utf-8` : named;
+    // Say which charset the text is in, or browsers guess another one.
+    return named.startsWith('text/') && !named.includes(';') ? `${named}; charset=${charset}` : named;
   }
 
-  async regenerate(file: UploadedFile, publisher: string, version: string, timeBudgetMs: number): Promise<RegeneratedFile | undefined> {
+  async regenerate(upload: UploadedFile, publisher: string, version: string, request: Omit<ReadRequest, 'format'>): Promise<RegeneratedFile | undefined> {
     const entry = this.find(publisher, version);
-    return entry?.plugin.regenerate(file, { format: entry.format, timeBudgetMs });
+    if (!entry) return undefined;
+    const file = { ...upload, bytes: utf8View(upload.bytes).bytes };
+    return entry.plugin.regenerate(file, { format: entry.format, timeBudgetMs: request.timeBudgetMs, limits: request.limits });
   }
 
   private named(name: string): Registered {
@@ -81,7 +100,7 @@ export class FormatReader {
     const entry = slash > 0 ? this.find(name.slice(0, slash), name.slice(slash + 1)) : undefined;
     if (!entry) {
       const known = [...this.byKey.keys()].join(', ') || 'none';
-      throw new FormatError(`unknown format "${name}": expected publisher/version, one of ${known}`, [], 400);
+      throw new FormatError(`unknown format "${name}": expected publisher/version, one of ${known}`, [], 400, 'format.unknown');
     }
     return entry;
   }

@@ -7,6 +7,8 @@
  * Plugins know nothing of HTTP or the database; the archive stores what they return.
  */
 
+import type { ReadLimits } from './limits.js';
+
 export type Family = 'go' | 'dots' | 'checkers' | 'peg-solitaire';
 
 export const FAMILIES: readonly Family[] = ['go', 'dots', 'checkers', 'peg-solitaire'];
@@ -47,6 +49,8 @@ export interface ReadOptions {
   readonly format?: FormatDescriptor;
   /** Upper bound for open-ended analysis such as solving a puzzle, in milliseconds. */
   readonly timeBudgetMs: number;
+  /** Bounds on the work of one upload; a plugin refuses input past them with the error of `limits.ts`. */
+  readonly limits: ReadLimits;
 }
 
 export interface FormatPlugin {

@@ -1,18 +1,24 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { FormatError } from './errors.js';
+import { checkNotEmpty } from './encoding.js';
 import { decodeUtf8, locate } from './text.js';
 
 const DECLARATIONS = [Buffer.from('<!DOCTYPE'), Buffer.from('<!ENTITY')];
 
 /** Refuses what no format may contain, before any plugin reads the bytes. */
 export function checkUploadBasics(bytes: Buffer): void {
-  if (bytes.length === 0) throw new FormatError('the upload is empty: send the game file as the request body or as the multipart field "file"');
+  checkNotEmpty(bytes);
   for (const declaration of DECLARATIONS) {
     const at = bytes.indexOf(declaration);
     if (at >= 0) {
       // Entity expansion and external entities are how XML files attack readers; no game format needs them.
       const text = bytes.subarray(0, at).toString('utf8');
-      throw FormatError.at(`document type and entity declarations are not accepted (${declaration.toString()} found)`, locate(text, text.length));
+      throw FormatError.at(
+        `document type and entity declarations are not accepted (${declaration.toString()} found)`,
+        locate(text, text.length),
+        422,
+        'format.declaration_forbidden',
+      );
     }
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { GameRecord, PlayerEntry, ReplayPly, UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
+import type { GameId } from './game-id.pipe.js';
 import type { GameFilters, GameView, RawGame } from './game-view.js';
 import { playerNameKey } from './player-name-key.js';
 
@@ -84,14 +85,17 @@ export class GamesRepository {
       ],
     );
     if (rows.length > 0) return { id: Number(rows[0].id), uploadedAt: rows[0].uploaded_at, created: true };
+    // The same bytes are stored: name them. Should they have been deleted since the insert saw
+    // them, the insert is tried again and this upload stores them anew.
     const existing: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
       `SELECT id, uploaded_at FROM games WHERE sha256 = $1`,
       [game.sha256],
     );
+    if (existing.length === 0) return this.insert(game);
     return { id: Number(existing[0].id), uploadedAt: existing[0].uploaded_at, created: false };
   }
 
-  async findById(id: number): Promise<GameView | undefined> {
+  async findById(id: GameId): Promise<GameView | undefined> {
     const rows = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS}, g.header, g.body
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
@@ -99,11 +103,12 @@ export class GamesRepository {
       [id],
     );
     if (rows.length === 0) return undefined;
-    const players = await this.playersOf([id]);
-    return { ...toView(rows[0], players.get(id) ?? []), header: rows[0].header, body: rows[0].body };
+    const key = Number(rows[0].id);
+    const players = await this.playersOf([key]);
+    return { ...toView(rows[0], players.get(key) ?? []), header: rows[0].header, body: rows[0].body };
   }
 
-  async findRaw(id: number): Promise<RawGame | undefined> {
+  async findRaw(id: GameId): Promise<RawGame | undefined> {
     const rows = await this.dataSource.query(
       `SELECT raw, sha256, media_type, filename, publisher, version, status FROM games WHERE id = $1`,
       [id],
@@ -122,7 +127,7 @@ export class GamesRepository {
   }
 
   /** The stored replay; undefined when the game does not exist, null when it is not indexed. */
-  async findReplay(id: number): Promise<ReplayPly[] | null | undefined> {
+  async findReplay(id: GameId): Promise<ReplayPly[] | null | undefined> {
     const rows = await this.dataSource.query(
       `SELECT r.plies FROM games g LEFT JOIN game_replays r ON r.game_id = g.id WHERE g.id = $1`,
       [id],
@@ -162,7 +167,7 @@ export class GamesRepository {
     return rows.map((row: Record<string, unknown>) => toView(row, players.get(Number(row.id)) ?? []));
   }
 
-  async delete(id: number): Promise<boolean> {
+  async delete(id: GameId): Promise<boolean> {
     const result = await this.dataSource.createQueryBuilder().delete().from(GameEntity).where('id = :id', { id }).execute();
     return (result.affected ?? 0) > 0;
   }

@@ -1,10 +1,13 @@
-import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { AppConfig } from '../common/config.js';
+import { AnalysisPool } from '../analysis/analysis-pool.js';
+import { ProblemException } from '../common/problem-codes.js';
+import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { GameDto, GamePageDto } from './dto/game.dto.js';
+import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
 import type { SearchGamesQuery } from './dto/search-games.query.js';
 import type { UploadGameQuery } from './dto/upload-game.query.js';
@@ -21,56 +24,69 @@ export class GamesService {
   constructor(
     private readonly games: GamesRepository,
     @Inject(FormatReader) private readonly reader: FormatReader,
-    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
   ) {}
 
+  /**
+   * Stores an upload: 201 for new bytes, 200 with the stored game for bytes seen before. An upload
+   * racing a delete of the same bytes ends as if the delete came first (stored anew) or last.
+   */
   async upload(file: ReceivedFile, query: UploadGameQuery): Promise<{ game: GameDto; created: boolean }> {
-    const sha256 = createHash('sha256').update(file.bytes).digest('hex');
-    const known = await this.games.findIdBySha256(sha256);
-    if (known !== undefined) return { game: await this.get(known), created: false };
-
     const filename = query.filename ?? file.filename ?? null;
+    const control = filename === null ? undefined : controlCharacterIn(filename);
+    if (control) throw new ProblemException(400, 'request.control_character', `the file name contains the control character ${control}`);
+    const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+    const known = await this.existing(sha256);
+    if (known) return { game: known, created: false };
+
     const upload = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
-    const record = await this.reader.read(upload, { format: query.format, timeBudgetMs: this.config.ANALYSIS_BUDGET_MS });
-    const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
-    const stored = await this.games.insert({ file: upload, sha256, mediaType, filename, record });
-    if (!stored.created) return { game: await this.get(stored.id), created: false };
-    const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record));
-    return { game, created: true };
+    const record = await this.analysis.read(upload, query.format);
+    const mediaType = this.reader.mediaTypeFor(file.mediaType, record, record.charset);
+    for (;;) {
+      const stored = await this.games.insert({ file: upload, sha256, mediaType, filename, record });
+      if (stored.created) {
+        const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record));
+        return { game, created: true };
+      }
+      const view = await this.games.findById(String(stored.id));
+      if (view) return { game: toGameDto(view), created: false };
+      // Deleted between the insert that found it and this read: store it again.
+    }
   }
 
-  async get(id: number): Promise<GameDto> {
+  private async existing(sha256: string): Promise<GameDto | undefined> {
+    const id = await this.games.findIdBySha256(sha256);
+    const view = id === undefined ? undefined : await this.games.findById(String(id));
+    return view ? toGameDto(view) : undefined;
+  }
+
+  async get(id: GameId): Promise<GameDto> {
     const view = await this.games.findById(id);
     if (!view) throw notFound(id);
     return toGameDto(view);
   }
 
-  async raw(id: number): Promise<RawGame> {
+  async raw(id: GameId): Promise<RawGame> {
     const raw = await this.games.findRaw(id);
     if (!raw) throw notFound(id);
     return raw;
   }
 
-  async regenerated(id: number): Promise<RegeneratedFile> {
+  async regenerated(id: GameId): Promise<RegeneratedFile> {
     const raw = await this.raw(id);
     const regenerated =
       raw.status === 'indexed' && raw.publisher !== null && raw.version !== null
-        ? await this.reader.regenerate(
-            { bytes: raw.raw, mediaType: raw.mediaType, filename: raw.filename ?? undefined },
-            raw.publisher,
-            raw.version,
-            this.config.ANALYSIS_BUDGET_MS,
-          )
+        ? await this.analysis.regenerate({ bytes: raw.raw, mediaType: raw.mediaType, filename: raw.filename ?? undefined }, raw.publisher, raw.version)
         : undefined;
-    if (!regenerated) throw new ConflictException(`game ${id} is stored but not indexed: there is nothing to regenerate`);
+    if (!regenerated) throw notIndexed(`game ${id} is stored but not indexed: there is nothing to regenerate`);
     return regenerated;
   }
 
-  async replay(id: number): Promise<ReplayDto> {
+  async replay(id: GameId): Promise<ReplayDto> {
     const plies = await this.games.findReplay(id);
     if (plies === undefined) throw notFound(id);
-    if (plies === null) throw new ConflictException(`game ${id} is stored but not indexed: it has no replay`);
-    return { gameId: id, plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })) };
+    if (plies === null) throw notIndexed(`game ${id} is stored but not indexed: it has no replay`);
+    return { gameId: Number(id), plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })) };
   }
 
   async search(query: SearchGamesQuery): Promise<GamePageDto> {
@@ -95,11 +111,15 @@ export class GamesService {
     };
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: GameId): Promise<void> {
     if (!(await this.games.delete(id))) throw notFound(id);
   }
 }
 
-function notFound(id: number): NotFoundException {
-  return new NotFoundException(`there is no game ${id}`);
+function notFound(id: GameId): ProblemException {
+  return new ProblemException(404, 'game.not_found', `there is no game ${id}`);
+}
+
+function notIndexed(detail: string): ProblemException {
+  return new ProblemException(409, 'game.not_indexed', detail);
 }

@@ -1,4 +1,4 @@
-import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import { ProblemException } from '../common/problem-codes.js';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 
@@ -42,24 +42,28 @@ async function receiveRaw(request: Request, maxBytes: number, filename?: string)
 }
 
 async function receiveMultipart(request: Request, response: Response, maxBytes: number): Promise<ReceivedFile> {
-  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20, parts: 21 } }).single('file');
+  const parse = multer({ storage: multer.memoryStorage(), defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: 1, fields: 20, parts: 21 } }).single('file');
   await new Promise<void>((resolve, reject) => parse(request, response, (error: unknown) => (error ? reject(multipartError(error, maxBytes)) : resolve())));
   const file = request.file;
-  if (!file) throw new BadRequestException('the multipart upload has no field named "file"');
+  if (!file) throw multipart('the multipart upload has no field named "file"');
   return { bytes: file.buffer, mediaType: file.mimetype || DEFAULT_MEDIA_TYPE, filename: file.originalname || undefined };
 }
 
 function multipartError(error: unknown, maxBytes: number): Error {
   if (error instanceof multer.MulterError) {
     if (error.code === 'LIMIT_FILE_SIZE') return tooLarge(maxBytes);
-    if (error.code === 'LIMIT_UNEXPECTED_FILE') return new BadRequestException(`unexpected multipart file field "${error.field}": send the game as the field "file"`);
-    return new BadRequestException(`malformed multipart upload: ${error.message}`);
+    if (error.code === 'LIMIT_UNEXPECTED_FILE') return multipart(`unexpected multipart file field "${error.field}": send the game as the field "file"`);
+    return multipart(`malformed multipart upload: ${error.message}`);
   }
-  return new BadRequestException(`malformed multipart upload: ${(error as Error).message}`);
+  return multipart(`malformed multipart upload: ${(error as Error).message}`);
 }
 
-function tooLarge(maxBytes: number): PayloadTooLargeException {
-  return new PayloadTooLargeException(`the upload is larger than the limit of ${maxBytes} bytes (MAX_UPLOAD_BYTES)`);
+function multipart(detail: string): ProblemException {
+  return new ProblemException(400, 'upload.multipart', detail);
+}
+
+function tooLarge(maxBytes: number): ProblemException {
+  return new ProblemException(413, 'upload.too_large', `the upload is larger than the limit of ${maxBytes} bytes (MAX_UPLOAD_BYTES)`);
 }
 
 function filenameFromDisposition(header: string | undefined): string | undefined {

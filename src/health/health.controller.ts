@@ -1,7 +1,9 @@
-import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ProblemException } from '../common/problem-codes.js';
+import { DATABASE_RETRY_AFTER_S } from '../common/problem-details.filter.js';
 
 export class HealthDto {
   /** `ok` when the database answers. */
@@ -21,7 +23,7 @@ export class HealthController {
     try {
       await this.dataSource.query('SELECT 1');
     } catch (error) {
-      throw new ServiceUnavailableException(`the database does not answer: ${(error as Error).message}`);
+      throw new ProblemException(503, 'service.unavailable', `the database does not answer: ${(error as Error).message}`, DATABASE_RETRY_AFTER_S);
     }
     return { status: 'ok' };
   }

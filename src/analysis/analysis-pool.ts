@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { ProblemException } from '../common/problem-codes.js';
+import { FormatError } from '../formats/errors.js';
+import type { ReadResult } from '../formats/format-reader.js';
+import type { ReadLimits } from '../formats/limits.js';
+import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
+import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from './analysis-task.js';
+
+export interface AnalysisPoolOptions {
+  /** Analysis threads at most (ANALYSIS_THREADS). */
+  readonly threads: number;
+  /** Analyses waiting for a thread at most (ANALYSIS_QUEUE); past it, 503 with Retry-After. */
+  readonly queue: number;
+  /** Hard limit on one analysis once it runs (ANALYSIS_TIMEOUT_MS): the thread is ended and replaced. */
+  readonly timeoutMs: number;
+  /** Heap of one analysis thread (ANALYSIS_MEMORY_MB): past it the thread dies and is replaced. */
+  readonly memoryMb: number;
+  /** Soft budget for open-ended analysis inside a plugin (ANALYSIS_BUDGET_MS). */
+  readonly budgetMs: number;
+  readonly limits: ReadLimits;
+}
+
+/** Seconds a client is told to wait when every thread is busy and the queue is full. */
+const BUSY_RETRY_AFTER_S = 2;
+
+/**
+ * Runs format plugins on worker threads (piscina), so no upload can hold the event loop: at most
+ * `threads` analyses run at once, `queue` more wait, and each running one is stopped after
+ * `timeoutMs` by ending its thread (piscina starts a fresh one). The timer starts when the
+ * analysis gets a thread, not while it waits, so a busy archive never blames a file for the queue.
+ */
+export class AnalysisPool {
+  private readonly piscina: Piscina<AnalysisTask, ReadReply | RegenerateReply>;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly options: AnalysisPoolOptions) {
+    this.piscina = new Piscina({
+      filename: pathToFileURL(workerFile()).href,
+      minThreads: 1,
+      maxThreads: options.threads,
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+    });
+  }
+
+  /** Detects, parses, validates and replays an upload on an analysis thread. */
+  async read(file: UploadedFile, format?: string): Promise<ReadResult> {
+    const reply = (await this.run({ kind: 'read', ...this.fileTask(file), format })) as ReadReply;
+    if (!reply.ok) throw asFormatError(reply.error);
+    return reply.record;
+  }
+
+  /** The record re-written with regenerated caches; undefined when no plugin reads that format. */
+  async regenerate(file: UploadedFile, publisher: string, version: string): Promise<RegeneratedFile | undefined> {
+    const reply = (await this.run({ kind: 'regenerate', ...this.fileTask(file), publisher, version })) as RegenerateReply;
+    if (!reply.ok) throw asFormatError(reply.error);
+    if (!reply.file) return undefined;
+    const { content } = reply.file;
+    return { ...reply.file, content: typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength) };
+  }
+
+  /** Analyses running now and waiting for a thread. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.destroy();
+  }
+
+  /** Nest calls this on shutdown: the threads end with the archive. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  private fileTask(file: UploadedFile) {
+    return { bytes: file.bytes, filename: file.filename, mediaType: file.mediaType, timeBudgetMs: this.options.budgetMs, limits: this.options.limits };
+  }
+
+  private async run(task: AnalysisTask): Promise<ReadReply | RegenerateReply> {
+    await this.acquire();
+    try {
+      return await this.piscina.run(task, { signal: AbortSignal.timeout(this.options.timeoutMs) });
+    } catch (error) {
+      throw this.explain(error);
+    } finally {
+      this.release();
+    }
+  }
+
+  private explain(error: unknown): unknown {
+    const name = (error as Error)?.name;
+    const code = (error as { code?: string })?.code;
+    if (name === 'AbortError') {
+      return new FormatError(
+        `analysing the file took longer than ${this.options.timeoutMs} ms (ANALYSIS_TIMEOUT_MS) and was stopped; nothing was stored`,
+        [],
+        422,
+        'analysis.timeout',
+      );
+    }
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return new FormatError(
+        `analysing the file needed more than ${this.options.memoryMb} MB (ANALYSIS_MEMORY_MB) and was stopped; nothing was stored`,
+        [],
+        422,
+        'analysis.memory',
+      );
+    }
+    return error;
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.running < this.options.threads) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= this.options.queue) {
+      throw new ProblemException(
+        503,
+        'analysis.busy',
+        `all ${this.options.threads} analysis threads are busy and ${this.options.queue} uploads are waiting (ANALYSIS_QUEUE): retry later`,
+        BUSY_RETRY_AFTER_S,
+      );
+    }
+    // The slot of a finishing analysis passes straight to the first waiter: `running` stays put.
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
+
+function asFormatError(data: FormatErrorData): FormatError {
+  return new FormatError(data.message, data.issues, data.status, data.code);
+}
+
+/**
+ * The compiled worker beside this file. Tests run this module from its TypeScript source, where the
+ * worker (a thread loads plain JavaScript) is taken from the build in `dist/`, which `npm test`
+ * makes first.
+ */
+function workerFile(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const beside = join(here, 'analysis.worker.js');
+  if (existsSync(beside)) return beside;
+  let root = here;
+  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  const built = join(root, 'dist', relative(root, here), 'analysis.worker.js');
+  if (!existsSync(built)) throw new Error(`the analysis worker ${built} is missing: run npm run build first`);
+  return built;
+}

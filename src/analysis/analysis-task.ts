@@ -1,0 +1,44 @@
+import type { SourceCharset } from '../formats/encoding.js';
+import type { FormatErrorCode, FormatIssue } from '../formats/errors.js';
+import type { ReadLimits } from '../formats/limits.js';
+import type { GameRecord, RegeneratedFile } from '../formats/plugin.js';
+
+/**
+ * The messages between the archive and its analysis threads: plain data only, since they cross a
+ * thread boundary by structured clone (Buffers arrive as Uint8Arrays, errors as data).
+ */
+interface FileTask {
+  readonly bytes: Uint8Array;
+  readonly filename?: string;
+  readonly mediaType?: string;
+  readonly timeBudgetMs: number;
+  readonly limits: ReadLimits;
+}
+
+export interface ReadTask extends FileTask {
+  readonly kind: 'read';
+  /** `publisher/version` named by the uploader. */
+  readonly format?: string;
+}
+
+export interface RegenerateTask extends FileTask {
+  readonly kind: 'regenerate';
+  readonly publisher: string;
+  readonly version: string;
+}
+
+export type AnalysisTask = ReadTask | RegenerateTask;
+
+/** A {@link FormatError} as data. */
+export interface FormatErrorData {
+  readonly message: string;
+  readonly issues: readonly FormatIssue[];
+  readonly status: number;
+  readonly code: FormatErrorCode;
+}
+
+export type ReadReply = { readonly ok: true; readonly record: GameRecord & { charset: SourceCharset } } | { readonly ok: false; readonly error: FormatErrorData };
+
+export type RegenerateReply =
+  | { readonly ok: true; readonly file: (Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array }) | undefined }
+  | { readonly ok: false; readonly error: FormatErrorData };

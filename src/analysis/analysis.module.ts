@@ -1,0 +1,25 @@
+import { Global, Module } from '@nestjs/common';
+import { AppConfig } from '../common/config.js';
+import { AnalysisPool } from './analysis-pool.js';
+
+/** The analysis threads every plugin runs on, sized and bounded by the settings. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: AnalysisPool,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new AnalysisPool({
+          threads: config.ANALYSIS_THREADS,
+          queue: config.ANALYSIS_QUEUE,
+          timeoutMs: config.ANALYSIS_TIMEOUT_MS,
+          memoryMb: config.ANALYSIS_MEMORY_MB,
+          budgetMs: config.ANALYSIS_BUDGET_MS,
+          limits: config.limits,
+        }),
+    },
+  ],
+  exports: [AnalysisPool],
+})
+export class AnalysisModule {}

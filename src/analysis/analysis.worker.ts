@@ -1,0 +1,33 @@
+import { FormatError } from '../formats/errors.js';
+import { FormatReader } from '../formats/format-reader.js';
+import { FORMAT_PLUGINS } from '../formats/registry.js';
+import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from './analysis-task.js';
+
+/**
+ * The body of an analysis thread: every plugin's parse, validation, replay, solve and regeneration
+ * runs here, never on the archive's event loop. A FormatError travels back as data (the upload's
+ * fault, answered 4xx); any other error is rethrown and becomes a server error.
+ */
+const reader = new FormatReader(FORMAT_PLUGINS);
+
+export default async function analyse(task: AnalysisTask): Promise<ReadReply | RegenerateReply> {
+  const file = {
+    bytes: Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength),
+    filename: task.filename,
+    mediaType: task.mediaType,
+  };
+  const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
+  try {
+    if (task.kind === 'read') {
+      return { ok: true, record: await reader.read(file, { ...request, format: task.format }) };
+    }
+    return { ok: true, file: await reader.regenerate(file, task.publisher, task.version, request) };
+  } catch (error) {
+    if (error instanceof FormatError) return { ok: false, error: asData(error) };
+    throw error;
+  }
+}
+
+function asData(error: FormatError): FormatErrorData {
+  return { message: error.message, issues: error.issues, status: error.status, code: error.code };
+}

@@ -1,0 +1,86 @@
+import { HttpException } from '@nestjs/common';
+import { FORMAT_ERROR_CODES } from '../formats/errors.js';
+
+/**
+ * Every `code` a problem+json answer can carry: stable and machine-readable, so clients branch on
+ * what went wrong without parsing prose. The formats layer's own codes come first.
+ */
+export const PROBLEM_CODES = [
+  ...FORMAT_ERROR_CODES,
+  /** A parameter or body part is missing, unknown, or has a bad value. */
+  'request.invalid',
+  /** A game id that is not decimal digits within a positive 64-bit integer. */
+  'request.bad_id',
+  /** A NUL or other control character in a text parameter. */
+  'request.control_character',
+  /** The request's headers are larger than the server accepts. */
+  'request.headers_too_large',
+  /** The request could not be parsed as HTTP. */
+  'request.malformed',
+  /** The client took too long to send the request. */
+  'request.timeout',
+  /** Too many requests from this client: wait for Retry-After. */
+  'request.rate_limited',
+  /** The multipart form is malformed or has the wrong fields. */
+  'upload.multipart',
+  /** The upload is larger than MAX_UPLOAD_BYTES. */
+  'upload.too_large',
+  /** The operation needs an API key and none was sent. */
+  'auth.required',
+  /** The API key sent is not valid. */
+  'auth.invalid',
+  /** No game has this id. */
+  'game.not_found',
+  /** The game is stored verbatim but no plugin understood it: nothing to replay or regenerate. */
+  'game.not_indexed',
+  /** No such route, format or schema. */
+  'resource.not_found',
+  /** Every analysis thread is busy and the queue is full: retry after Retry-After. */
+  'analysis.busy',
+  /** The database does not answer: retry after Retry-After. */
+  'service.unavailable',
+  /** A fault of the server, logged with the request id. */
+  'internal',
+] as const;
+
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+/** An HTTP error with a stable code; `retryAfterSeconds` adds a Retry-After header. */
+export class ProblemException extends HttpException {
+  constructor(
+    status: number,
+    readonly code: ProblemCode,
+    detail: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(detail, status);
+  }
+}
+
+/** The code of an HTTP error raised without one (by Nest, a pipe or a guard), by its status. */
+export function codeForStatus(status: number): ProblemCode {
+  switch (status) {
+    case 400:
+      return 'request.invalid';
+    case 401:
+      return 'auth.required';
+    case 404:
+      return 'resource.not_found';
+    case 408:
+      return 'request.timeout';
+    case 413:
+      return 'upload.too_large';
+    case 415:
+      return 'upload.binary';
+    case 422:
+      return 'format.malformed';
+    case 429:
+      return 'request.rate_limited';
+    case 431:
+      return 'request.headers_too_large';
+    case 503:
+      return 'service.unavailable';
+    default:
+      return status < 500 ? 'request.invalid' : 'internal';
+  }
+}
