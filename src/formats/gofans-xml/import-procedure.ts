@@ -1,8 +1,10 @@
 import { FormatError } from '../errors.js';
+import { DEFAULT_LIMITS, ReadLimits } from '../limits.js';
 import { decodeUtf8, locate } from '../text.js';
 import { buildGoFansGame, GoFansGame } from './model.js';
 import { GoFansReplay, replayGoFans } from './replay.js';
 import { GOFANS_SCHEMAS, GoFansVersion, STANDARD_SCHEMA } from './schemas.js';
+import { checkGoFansBounds } from './move-scan.js';
 import { validateWithSchema } from './validation.js';
 import { XmlElement, parseXmlTree } from './xml-tree.js';
 
@@ -23,14 +25,16 @@ export interface StandardDocument {
 
 /**
  * Steps 2–3 of the format's recommended import: Standard.xsd, then Publisher and Version.
- * DTDs are refused before any parser sees the text (entity expansion, external entities).
+ * DTDs are refused before any parser sees the text (entity expansion, external entities); a GoFans
+ * file past the plies or variation-depth bound is refused by a cheap scan before any validator runs.
  */
-export async function readStandardDocument(bytes: Buffer): Promise<StandardDocument> {
+export async function readStandardDocument(bytes: Buffer, limits: ReadLimits): Promise<StandardDocument> {
   const text = decodeUtf8(bytes);
   const declaration = /<!(DOCTYPE|ENTITY)/i.exec(text);
   if (declaration) {
     throw FormatError.at(`document type and entity declarations are not accepted (<!${declaration[1]} found)`, locate(text, declaration.index));
   }
+  checkGoFansBounds(text, limits);
   await validateWithSchema(text, STANDARD_SCHEMA);
   return standardDocument(text);
 }
@@ -56,14 +60,17 @@ export interface ReadGoFans {
   readonly replay: GoFansReplay;
 }
 
-/** Step 5, for a document that already passed both schemas (the XSDs guarantee the shape read here). */
-export function interpretGoFans(document: StandardDocument, version: GoFansVersion): ReadGoFans {
-  const game = buildGoFansGame(document.text, document.root, version);
+/**
+ * Step 5, for a document that already passed both schemas (the XSDs guarantee the shape read here).
+ * The bounds are checked on the tree before the game is replayed.
+ */
+export function interpretGoFans(document: StandardDocument, version: GoFansVersion, limits: ReadLimits = DEFAULT_LIMITS): ReadGoFans {
+  const game = buildGoFansGame(document.text, document.root, version, limits);
   return { document, game, replay: replayGoFans(game) };
 }
 
-export async function readGoFans(document: StandardDocument, version: GoFansVersion): Promise<ReadGoFans> {
+export async function readGoFans(document: StandardDocument, version: GoFansVersion, limits: ReadLimits): Promise<ReadGoFans> {
   await validateWithSchema(document.text, GOFANS_SCHEMAS[version]);
-  return interpretGoFans(document, version);
+  return interpretGoFans(document, version, limits);
 }
 

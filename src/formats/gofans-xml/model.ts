@@ -1,5 +1,6 @@
 import { BLACK, GoMoveNode, Stone, WHITE } from '../../rules/go/index.js';
 import { FormatError } from '../errors.js';
+import { ReadLimits, checkBoard, pliesExceeded, variationDepthExceeded } from '../limits.js';
 import { locate } from '../text.js';
 import { GoFansVersion, versionTraits } from './schemas.js';
 import { XmlElement, attribute, childElements, contentEnd } from './xml-tree.js';
@@ -55,9 +56,11 @@ const DEFAULT_BOARD_SIZE = 19;
 /**
  * Builds the typed game from a document that passed its version's XSD. What XSD 1.0 cannot say is
  * checked here and is a FormatError at the element: x without y, a stone without a colour that
- * cannot be inferred. Iterative, since 1.2/2.2 nest one element per move.
+ * cannot be inferred. Iterative, since 1.2/2.2 nest one element per move. The bounds are checked
+ * again here, on the tree itself, before a move or a board is built past them (the plugin's cheap
+ * scan has usually refused such a file already).
  */
-export function buildGoFansGame(text: string, root: XmlElement, version: GoFansVersion): GoFansGame {
+export function buildGoFansGame(text: string, root: XmlElement, version: GoFansVersion, limits: ReadLimits): GoFansGame {
   const [publisherElement, versionElement, header, body] = root.children;
   const players = childElements(header.children.find((child) => child.name === 'players')!, 'player').map(
     (element, seat): GoFansPlayer => {
@@ -73,6 +76,8 @@ export function buildGoFansGame(text: string, root: XmlElement, version: GoFansV
   const boardSizeElement = fixed.find((child) => child.name === 'boardSize');
   const komiElement = fixed.find((child) => child.name === 'komi');
   const komiText = komiElement ? komiElement.text.trim() : null;
+  const boardSize = boardSizeElement ? Number(boardSizeElement.text.trim()) : DEFAULT_BOARD_SIZE;
+  checkBoard(limits, boardSize, boardSize, boardSizeElement ? locate(text, boardSizeElement.start) : {});
 
   // A Map, then own properties: a field named like `__proto__` stays a field.
   const fields = new Map<string, string>();
@@ -88,13 +93,17 @@ export function buildGoFansGame(text: string, root: XmlElement, version: GoFansV
   const roots: GoFansMove[] = [];
   // 1.x/2.1 flat lists become a single line: each move is the follow-up of the one before.
   let previous: GoFansMove | null = null;
-  const pending: { element: XmlElement; into: GoFansMove[] | 'chain' }[] = childElements(body, 'move')
-    .reverse()
-    .map((element) => ({ element, into: traits.nested ? roots : 'chain' }));
+  // `depth`: how deeply the move's line is nested in variations (0 on the main line).
+  const pending: { element: XmlElement; into: GoFansMove[] | 'chain'; depth: number }[] = childElements(body, 'move')
+    .map((element, i) => ({ element, into: traits.nested ? roots : ('chain' as const), depth: traits.nested && i > 0 ? 1 : 0 }))
+    .reverse();
   const uncoloured: { move: GoFansMove; element: XmlElement }[] = [];
+  let count = 0;
   // Depth-first in document order: pop the next element, push its nested moves in reverse.
   while (pending.length > 0) {
-    const { element, into } = pending.pop()!;
+    const { element, into, depth } = pending.pop()!;
+    if (++count > limits.maxPlies) throw pliesExceeded(limits, locate(text, element.start));
+    if (depth > limits.maxVariationDepth) throw variationDepthExceeded(limits, locate(text, element.start));
     const move = readMove(text, element, seatById, traits.removes);
     if (into !== 'chain') into.push(move);
     else (previous === null ? roots : previous.children).push(move);
@@ -103,7 +112,7 @@ export function buildGoFansGame(text: string, root: XmlElement, version: GoFansV
     if (move.color === null && move.point !== null) uncoloured.push({ move, element });
     if (traits.nested) {
       const nested = childElements(element, 'move');
-      for (let i = nested.length - 1; i >= 0; i--) pending.push({ element: nested[i], into: move.children });
+      for (let i = nested.length - 1; i >= 0; i--) pending.push({ element: nested[i], into: move.children, depth: i > 0 ? depth + 1 : depth });
     }
   }
   // A stone without a colour takes the colour its player plays elsewhere in the file.
@@ -117,7 +126,7 @@ export function buildGoFansGame(text: string, root: XmlElement, version: GoFansV
   return {
     publisher: publisherElement.text.trim(),
     version,
-    boardSize: boardSizeElement ? Number(boardSizeElement.text.trim()) : DEFAULT_BOARD_SIZE,
+    boardSize,
     komiText,
     komi: komiText === null ? 0 : Number(komiText),
     players,

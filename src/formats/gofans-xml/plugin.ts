@@ -52,7 +52,7 @@ export const gofansXmlPlugin: FormatPlugin = {
   },
 
   async read(file: UploadedFile, options: ReadOptions): Promise<GameRecord> {
-    const document = await readStandardDocument(file.bytes);
+    const document = await readStandardDocument(file.bytes, options.limits);
     checkNamedFormat(document, options);
     const columns = { publisher: document.publisher, version: document.version, header: document.header, body: document.body };
     const version = schemaVersion(document);
@@ -63,16 +63,16 @@ export const gofansXmlPlugin: FormatPlugin = {
         notIndexedReason: `the archive has no schema for publisher "${document.publisher}" version "${document.version}": the file passed Standard.xsd and is stored verbatim, not indexed`,
       };
     }
-    const { game, replay } = await readGoFans(document, version);
+    const { game, replay } = await readGoFans(document, version, options.limits);
     return { ...columns, family: 'go', analysis: analyseGoFans(game, replay) };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
-    const document = await readStandardDocument(file.bytes);
+    const document = await readStandardDocument(file.bytes, options.limits);
     checkNamedFormat(document, options);
     const version = schemaVersion(document);
     if (version === null) throw new FormatError(`the archive cannot regenerate ${document.publisher}/${document.version}: it has no schema for it`);
-    const { game, replay } = await readGoFans(document, version);
+    const { game, replay } = await readGoFans(document, version, options.limits);
     const regenerated = regenerateGoFans(document.text, game, replay);
     return {
       publisher: GOFANS_PUBLISHER,

@@ -1,44 +1,57 @@
 import { FormatError, FormatIssue } from '../errors.js';
 import { locate } from '../text.js';
 import type { NamedSchema } from '../plugin.js';
-import { xmllintPool, type XmllintRun } from './xmllint-pool.js';
+import { WASM_PAGE_BYTES, runXmllint } from './xmllint.js';
 import { XmlElement, attribute, parseXmlTree } from './xml-tree.js';
 
 const FILE_NAME = 'game.xml';
 const SCHEMA_FILE_NAME = 'schema.xsd';
-const INITIAL_MEMORY_PAGES = 256; // 16 MiB
-/** Enough for real documents; a document needing more is refused, not validated at any cost. */
-const MAX_MEMORY_PAGES = 1024; // 64 MiB
+const MIB = 1024 * 1024;
+const INITIAL_MEMORY_BYTES = 16 * MIB;
+/** What every validation may use, however small the document. */
+const MIN_MEMORY_BYTES = 64 * MIB;
+/**
+ * Validator memory per byte of document. libxml2's tree for the densest markup (empty elements,
+ * one-letter attributes) measured 21–29 bytes per input byte, including the heap's growth slack;
+ * 48 leaves room for the schema's own tables (keys, keyrefs).
+ */
+const MEMORY_PER_DOCUMENT_BYTE = 48;
+/** The ceiling: 1 GiB covers documents of about 21 MB, twice the default upload limit. */
+const MAX_MEMORY_BYTES = 1024 * MIB;
 const MAX_ISSUES = 50;
 const XMLLINT_OUT_OF_MEMORY = 9;
 
+/** The memory cap of one validation, in WebAssembly pages: grows with the document, up to the ceiling. */
+export function validatorMemoryPages(documentBytes: number): number {
+  const wanted = Math.max(MIN_MEMORY_BYTES, INITIAL_MEMORY_BYTES + MEMORY_PER_DOCUMENT_BYTE * documentBytes);
+  return Math.ceil(Math.min(MAX_MEMORY_BYTES, wanted) / WASM_PAGE_BYTES);
+}
+
 /**
- * Validates with libxml2's XSD validator. `--huge` lifts libxml2's nesting limit from 256 to 2048
- * elements (a nested 1.2/2.2 game is one element deeper per move); the WebAssembly memory cap
- * still bounds what a hostile document can cost. Exit codes: 0 valid, 3 (schema) or 4 (parser)
- * invalid, anything else an abnormal end.
+ * Validates with libxml2's XSD validator, in the calling thread. `--huge` lifts libxml2's nesting
+ * limit from 256 to 2048 elements (a nested 1.2/2.2 game is one element deeper per move). Exit
+ * codes: 0 valid, 3 (schema) or 4 (parser) invalid: a FormatError with libxml2's messages. Anything
+ * else — out of memory, an abort, a crash — is the validator's failure, not the document's: a plain
+ * Error, which the archive answers with a 5xx.
  */
 export async function validateWithSchema(text: string, schema: NamedSchema): Promise<void> {
-  // A failing worker thread rejects: that is the archive's fault (a 500), not the document's.
-  const run: XmllintRun = await xmllintPool.run({
-    files: [
+  const documentBytes = Buffer.byteLength(text, 'utf8');
+  const maxPages = validatorMemoryPages(documentBytes);
+  const run = await runXmllint(
+    [
       { fileName: FILE_NAME, contents: text },
       { fileName: SCHEMA_FILE_NAME, contents: schema.text },
     ],
-    args: ['--huge', '--schema', SCHEMA_FILE_NAME, '--noout', FILE_NAME],
-    initialMemoryPages: INITIAL_MEMORY_PAGES,
-    maxMemoryPages: MAX_MEMORY_PAGES,
-  });
+    ['--huge', '--schema', SCHEMA_FILE_NAME, '--noout', FILE_NAME],
+    { initialPages: INITIAL_MEMORY_BYTES / WASM_PAGE_BYTES, maxPages },
+  );
   if (run.exitCode === 0) return;
-  if (run.exitCode !== 3 && run.exitCode !== 4) {
-    // In practice xmllint ran out of its memory cap: the document is refused, not retried.
-    const detail =
-      run.exitCode === XMLLINT_OUT_OF_MEMORY
-        ? `libxml2 ran out of its ${MAX_MEMORY_PAGES / 16} MiB memory cap`
-        : `xmllint stopped with exit code ${run.exitCode}: ${run.stderr.trim().split('\n')[0].slice(0, 200)}`;
-    throw new FormatError(`the XML validator could not finish ${schema.name} validation: the document is too large for it`, [
-      { message: detail },
-    ]);
+  const outOfMemory = run.exitCode === XMLLINT_OUT_OF_MEMORY || /out of memory|memory allocation failed/i.test(run.stderr);
+  if (outOfMemory || (run.exitCode !== 3 && run.exitCode !== 4)) {
+    const detail = outOfMemory
+      ? `libxml2 ran out of its ${Math.round((maxPages * WASM_PAGE_BYTES) / MIB)} MiB memory cap on a document of ${documentBytes} bytes`
+      : `xmllint stopped with exit code ${run.exitCode}: ${run.stderr.trim().split('\n')[0].slice(0, 200)}`;
+    throw new Error(`the XML validator failed during ${schema.name} validation: ${detail}`);
   }
   const issues = issuesFromOutput(text, run.stderr);
   const first = issues[0]?.message ?? 'not valid';

@@ -7,6 +7,7 @@ import { interpretGoFans, standardDocument } from '../../../src/formats/gofans-x
 import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
 import { GOFANS_SCHEMAS, STANDARD_SCHEMA } from '../../../src/formats/gofans-xml/schemas.js';
 import { ConvertedGame, sgfToGoFans11 } from '../../support/go/sgf-to-gofans.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const require = createRequire(import.meta.url);
 const { validateXML } = require('xmllint-wasm') as typeof import('xmllint-wasm');
@@ -83,12 +84,12 @@ describe("GNU Go's regression games as GoFans 1.1", () => {
   it('read and regenerate through the whole plugin (both XSDs per file) for a sample of games', async () => {
     const sample = converted.filter((_, i) => i % 150 === 0);
     for (const { name, game } of sample) {
-      const record = await gofansXmlPlugin.read({ bytes: Buffer.from(game.xml), filename: name }, { timeBudgetMs: 1000 });
+      const record = await gofansXmlPlugin.read({ bytes: Buffer.from(game.xml), filename: name }, { timeBudgetMs: 1000, limits: DEFAULT_LIMITS });
       expect(record.analysis?.verdict.legal).toBe(true);
-      const regenerated = await gofansXmlPlugin.regenerate({ bytes: Buffer.from(game.xml), filename: name }, { timeBudgetMs: 1000 });
+      const regenerated = await gofansXmlPlugin.regenerate({ bytes: Buffer.from(game.xml), filename: name }, { timeBudgetMs: 1000, limits: DEFAULT_LIMITS });
       expect(regenerated.version).toBe('2.1');
       // The regenerated file passes the 2.1 XSD (read validates it) and replays to the same captures.
-      const again = await gofansXmlPlugin.read({ bytes: Buffer.from(regenerated.content) }, { timeBudgetMs: 1000 });
+      const again = await gofansXmlPlugin.read({ bytes: Buffer.from(regenerated.content) }, { timeBudgetMs: 1000, limits: DEFAULT_LIMITS });
       expect(again.version).toBe('2.1');
       expect(again.analysis?.replay.map((p) => p.captured)).toEqual(record.analysis?.replay.map((p) => p.captured));
       // Removes and Points are now the regenerated ones, so nothing disagrees any more.
