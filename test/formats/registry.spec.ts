@@ -4,6 +4,7 @@ import { FormatReader } from '../../src/formats/format-reader.js';
 import { FAMILIES } from '../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../src/formats/registry.js';
 import { filesUnder } from '../support/files.js';
+import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 
@@ -30,12 +31,12 @@ describe('the format registry', () => {
   it('stores text that no plugin reads (SGF) with the reason, and refuses binary that no plugin reads', async () => {
     const reader = new FormatReader(FORMAT_PLUGINS);
     const sgf = readFileSync(join(FIXTURES, 'realdata/dots/oppai-rs/zagram352562.sgf'));
-    const record = await reader.read({ bytes: sgf, filename: 'zagram352562.sgf' }, { timeBudgetMs: 100 });
+    const record = await reader.read({ bytes: sgf, filename: 'zagram352562.sgf' }, { timeBudgetMs: 100, limits: DEFAULT_LIMITS });
     expect(record).toMatchObject({ publisher: null, family: null });
     expect(record.analysis).toBeUndefined();
     expect(record.notIndexedReason).toMatch(/no format plugin recognises/);
 
     const pointsXt = readFileSync(join(FIXTURES, 'realdata/dots/KvanTTT-Dots-Game-AI/Data_AlphaBetaTest1.sav'));
-    await expect(reader.read({ bytes: pointsXt }, { timeBudgetMs: 100 })).rejects.toMatchObject({ status: 415 });
+    await expect(reader.read({ bytes: pointsXt }, { timeBudgetMs: 100, limits: DEFAULT_LIMITS })).rejects.toMatchObject({ status: 415 });
   });
 });

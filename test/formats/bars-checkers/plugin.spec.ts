@@ -3,8 +3,9 @@ import { FormatError } from '../../../src/formats/errors.js';
 import { FormatReader } from '../../../src/formats/format-reader.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 import type { GameAnalysis } from '../../../src/formats/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
-const options = { timeBudgetMs: 1000 };
+const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const upload = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });
 const DEMO =
   'go = [[156, 145], [223, 234], [145, 10234, 123], [214, 10123, 232], [152, 141], [205, 214], [141, 10232, 123, 10214, 1105], [203, 214], [1105, 10214, 1123], [212, 11123, 234]]';

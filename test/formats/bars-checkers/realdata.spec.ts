@@ -7,6 +7,7 @@ import { applyMove } from '../../../src/rules/checkers/apply-move.js';
 import { legalMoves as legalMovesOf } from '../../../src/rules/checkers/legal-moves.js';
 import { moveNotation } from '../../../src/rules/checkers/move.js';
 import { quietMoves } from '../../../src/rules/checkers/quiet-moves.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 /** The BARS number of the piece on `from`, placed on `to` (a quiet move keeps its code). */
 function encodeQuiet(position: Position, from: Square, to: Square = from): number {
@@ -14,7 +15,7 @@ function encodeQuiet(position: Position, from: Square, to: Square = from): numbe
 }
 
 const folder = 'test/fixtures/realdata/checkers/russian';
-const options = { timeBudgetMs: 1000 };
+const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 
 function convertFile(name: string): ConvertedGame[] {
   return parsePdn(readFileSync(`${folder}/${name}`, 'utf8')).map(convertGame);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const seed = readFileSync('test/fixtures/seeds/003_b00896b3e4bd24ba.txt', 'utf8');
-const options = { timeBudgetMs: 1000 };
+const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 
 /** The `go = [...]` line of the seed, as its author wrote it (inside backticks). */
 function seedGoLine(): string {

@@ -1,8 +1,9 @@
 import { FormatError } from '../../../src/formats/errors.js';
 import { dotsServerPlugin } from '../../../src/formats/dots-server/plugin.js';
 import type { UploadedFile } from '../../../src/formats/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
-const options = { timeBudgetMs: 1000 };
+const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const upload = (text: string): UploadedFile => ({ bytes: Buffer.from(text, 'utf8') });
 
 /** A 204 answer as the design document writes it: code line, body lines, a blank line. */

@@ -2,6 +2,7 @@ import { FormatError } from '../../../src/formats/errors.js';
 import { PEG_V1, PEG_V2, pegSolitairePlugin as plugin, readBoardFile } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
 import { playJumps } from '../../../src/rules/peg-solitaire/play.js';
 import { realBoardFiles } from '../../support/peg-solitaire/boards.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const files = realBoardFiles();
 const real = (folder: string, name: string) => {
@@ -10,7 +11,7 @@ const real = (folder: string, name: string) => {
   return { bytes: file.bytes, filename: name };
 };
 const upload = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });
-const BUDGET = { timeBudgetMs: 20_000 };
+const BUDGET = { timeBudgetMs: 20_000, limits: DEFAULT_LIMITS };
 
 /** `c4` → matrix point (column letters from the left, rows from the top). */
 function pointOf(name: string) {
@@ -90,7 +91,7 @@ describe('peg solitaire plugin: read', () => {
   });
 
   it('says unknown, with no replay, when the budget is too small for the board', async () => {
-    const record = await plugin.read(real('v2_head', 'FunCircus.brd'), { timeBudgetMs: 0 });
+    const record = await plugin.read(real('v2_head', 'FunCircus.brd'), { timeBudgetMs: 0, limits: DEFAULT_LIMITS });
     expect(record.analysis).toMatchObject({ result: null, moveCount: 0, replay: [], details: { solvable: 'unknown', slots: 81 } });
   });
 

@@ -3,10 +3,11 @@ import { geometryOf } from '../../../src/rules/peg-solitaire/geometry.js';
 import { classOf, parityClassesOf } from '../../../src/rules/peg-solitaire/parity-classes.js';
 import { playJumps } from '../../../src/rules/peg-solitaire/play.js';
 import { realBoardFiles } from '../../support/peg-solitaire/boards.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 // The first version-2 copies are the version-1 boards again (see realdata.spec.ts); solve the others.
 const files = realBoardFiles().filter((f) => f.folder !== 'v2_4bf2dc7');
-const GENEROUS = { timeBudgetMs: 30_000 };
+const GENEROUS = { timeBudgetMs: 30_000, limits: DEFAULT_LIMITS };
 
 describe('verdicts on the real boards', () => {
   it.each(files.map((f) => [`${f.folder}/${f.name}`, f] as const))('%s: a solution replays legally to one stone on an allowed slot, or the board is proven unsolvable', async (_, file) => {

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { FormatError } from '../../../src/formats/errors.js';
 import type { GameRecord, ReadOptions, UploadedFile } from '../../../src/formats/plugin.js';
 import { VK_CODE_FORMAT, VK_SAVE_FORMAT, vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fullGame = readFileSync(join(here, 'fixtures/full-game.txt'));
 const bareCode = readFileSync(join(here, 'fixtures/bare-code.txt'));
-const options: ReadOptions = { timeBudgetMs: 1000 };
+const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 
 const upload = (content: string | Buffer): UploadedFile => ({ bytes: Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8') });
 const read = (content: string | Buffer): Promise<GameRecord> => vkDotsPlugin.read(upload(content), options);

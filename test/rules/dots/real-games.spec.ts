@@ -7,10 +7,11 @@ import { parseDotsSgf } from '../../support/dots/dots-sgf.js';
 import { parsePointsXt } from '../../support/dots/pointsxt.js';
 import { replaySgf } from '../../support/dots/replay-sgf.js';
 import { sgfToVkCode } from '../../support/dots/sgf-to-vk.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const corpus = loadDotsSgfCorpus();
 const byName = (name: string): CorpusGame => corpus.find((g) => g.name.endsWith(name))!;
-const options = { timeBudgetMs: 1000 };
+const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const key = ([row, col]: readonly [number, number]): string => `${row},${col}`;
 const cellKey = (c: Cell): string => `${c.row},${c.col}`;
 
