@@ -27,8 +27,50 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://localhost/db'],
     ['MAX_UPLOAD_BYTES', '0'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'xml'],
+    ['API_KEYS', ' , '],
+    ['API_KEYS', ','],
+    ['ANALYSIS_TIMEOUT_MS', '1500'],
+    ['ANALYSIS_THREADS', '0'],
+    ['ANALYSIS_QUEUE', '-1'],
+    ['MAX_PLIES', '0'],
+    ['MAX_PLIES', '1.5'],
+    ['MAX_BOARD_SIDE', '12abc'],
+    ['RATE_LIMIT_PER_MINUTE', '-5'],
+    ['RATE_LIMIT_EXEMPT_LOOPBACK', 'maybe'],
+    ['REQUEST_TIMEOUT_MS', '10'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('gives the hardening settings their documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      ANALYSIS_TIMEOUT_MS: 15_000,
+      ANALYSIS_QUEUE: 16,
+      ANALYSIS_MEMORY_MB: 512,
+      MAX_PLIES: 10_000,
+      MAX_BOARD_SIDE: 64,
+      MAX_VARIATION_DEPTH: 500,
+      MAX_LINE_LENGTH: 65_536,
+      RATE_LIMIT_PER_MINUTE: 600,
+      RATE_LIMIT_WRITES_PER_MINUTE: 120,
+      RATE_LIMIT_EXEMPT_LOOPBACK: false,
+      LOG_FORMAT: 'text',
+    });
+    expect(config.ANALYSIS_THREADS).toBeGreaterThanOrEqual(1);
+    expect(config.limits).toEqual({ maxPlies: 10_000, maxBoardSide: 64, maxVariationDepth: 500, maxLineLength: 65_536 });
+  });
+
+  it('reads the hardening settings', () => {
+    const config = loadConfig({ MAX_PLIES: '200', RATE_LIMIT_EXEMPT_LOOPBACK: 'yes', LOG_FORMAT: 'json', ANALYSIS_TIMEOUT_MS: '3000', API_KEYS: 'k1' });
+    expect(config).toMatchObject({ MAX_PLIES: 200, RATE_LIMIT_EXEMPT_LOOPBACK: true, LOG_FORMAT: 'json', ANALYSIS_TIMEOUT_MS: 3000 });
+    expect(config.limits.maxPlies).toBe(200);
+    expect(config.apiKeys).toEqual(['k1']);
+  });
+
+  it('says why API_KEYS without a usable key stops the boot', () => {
+    expect(() => loadConfig({ API_KEYS: ' , ' })).toThrow(/API_KEYS: is set but holds no key/);
   });
 });

@@ -26,7 +26,8 @@ export interface DatabaseOptions {
 }
 
 export async function startArchive(settings: Record<string, string> = {}, options: DatabaseOptions = {}): Promise<TestArchive> {
-  const database = await createTestDatabase(options);
+  // A suite that brings its own DATABASE_URL manages that database itself.
+  const database = settings.DATABASE_URL === undefined ? await createTestDatabase(options) : undefined;
   const config = loadConfig({
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'error',

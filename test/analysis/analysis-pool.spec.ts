@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
+import { ProblemException } from '../../src/common/problem-codes.js';
+import { FormatError } from '../../src/formats/errors.js';
+import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+
+/**
+ * A 13x10 peg board with 26 holes empty here and there: no parity argument settles it and the
+ * solver spends its whole budget on it without an answer (`solvable: unknown`).
+ */
+export const HEAVY_BOARD = Buffer.from(
+  'Version 2\r\nMode: Normal\r\n' +
+    ['y E E E y y E y E y y y y', 'y y y E y y y y y E y y y', 'y E y y y y y y y y y y y', 'y y y E y y y y E E E y y', 'y y y E E y y E y E y y y',
+     'E y y y y y y y y y y y y', 'y y y y y y E y y E E y y', 'y y y y y E y y y y y E y', 'E E y E E y E y E E y y y', 'y y E y y y y y y E y E y']
+      .map((row) => `${row}\r\n`)
+      .join(''),
+);
+const ENGLISH_BOARD = readFileSync('test/fixtures/realdata/peg/v2_head/English Standard Board.brd');
+
+function pool(options: Partial<ConstructorParameters<typeof AnalysisPool>[0]> = {}): AnalysisPool {
+  return new AnalysisPool({ threads: 1, queue: 4, timeoutMs: 10_000, memoryMb: 256, budgetMs: 2000, limits: DEFAULT_LIMITS, ...options });
+}
+
+describe('AnalysisPool', () => {
+  it('reads an upload on a worker thread and hands back the plugin record', async () => {
+    const analysis = pool();
+    try {
+      const record = await analysis.read({ bytes: ENGLISH_BOARD, filename: 'English Standard Board.brd' });
+      // The English board from its centre is the classic solvable puzzle: 31 jumps leave one peg.
+      expect(record).toMatchObject({ publisher: 'ViaThinkSoft Peg Solitaire', version: '2', charset: 'utf-8' });
+      expect(record.analysis).toMatchObject({ result: 'solvable', moveCount: 31 });
+    } finally {
+      await analysis.close();
+    }
+  });
+
+  it('keeps the event loop free while a heavy board is solved', async () => {
+    const analysis = pool({ budgetMs: 1500 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    try {
+      const record = await analysis.read({ bytes: HEAVY_BOARD });
+      expect(record.analysis?.details).toMatchObject({ solvable: 'unknown' });
+      // Had the solver run on this thread, no timer could have fired before it returned.
+      expect(ticks).toBeGreaterThan(10);
+    } finally {
+      clearInterval(timer);
+      await analysis.close();
+    }
+  });
+
+  it('stops an analysis past the hard limit with analysis.timeout, and the next upload gets a fresh thread', async () => {
+    // With a budget this large the solver works on (about a second here) until it finds a solution.
+    const analysis = pool({ timeoutMs: 600, budgetMs: 60_000 });
+    try {
+      const error = await analysis.read({ bytes: HEAVY_BOARD }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FormatError);
+      expect(error).toMatchObject({ status: 422, code: 'analysis.timeout' });
+      expect((error as FormatError).message).toMatch(/ANALYSIS_TIMEOUT_MS/);
+      // The ended thread's replacement loads the plugins before it can take work.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await expect(analysis.read({ bytes: ENGLISH_BOARD })).resolves.toMatchObject({ family: 'peg-solitaire' });
+    } finally {
+      await analysis.close();
+    }
+  });
+
+  it('answers 503 analysis.busy with Retry-After when every thread is busy and the queue is full', async () => {
+    const analysis = pool({ threads: 1, queue: 1, budgetMs: 1000 });
+    try {
+      const running = analysis.read({ bytes: HEAVY_BOARD });
+      const waiting = analysis.read({ bytes: HEAVY_BOARD });
+      const refused = await analysis.read({ bytes: ENGLISH_BOARD }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ProblemException);
+      expect(refused).toMatchObject({ code: 'analysis.busy', retryAfterSeconds: 2 });
+      expect((refused as ProblemException).getStatus()).toBe(503);
+      await expect(Promise.all([running, waiting])).resolves.toHaveLength(2);
+      // With the queue drained, uploads are taken again.
+      await expect(analysis.read({ bytes: ENGLISH_BOARD })).resolves.toMatchObject({ family: 'peg-solitaire' });
+    } finally {
+      await analysis.close();
+    }
+  });
+
+  it('sends format errors back as FormatErrors with their code and location', async () => {
+    const analysis = pool();
+    try {
+      const error = await analysis.read({ bytes: Buffer.from('Version 2\r\nMode: Normal\r\ny y ?\r\n') }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(FormatError);
+      expect(error).toMatchObject({ status: 422, code: 'format.malformed' });
+      expect((error as FormatError).issues[0]).toMatchObject({ line: 3 });
+    } finally {
+      await analysis.close();
+    }
+  });
+
+  it('regenerates on a worker thread, content as a Buffer', async () => {
+    const analysis = pool();
+    try {
+      const file = await analysis.regenerate({ bytes: ENGLISH_BOARD }, 'ViaThinkSoft Peg Solitaire', '2');
+      expect(file).toBeDefined();
+      expect(file!.publisher).toBe('ViaThinkSoft Peg Solitaire');
+      await expect(analysis.regenerate({ bytes: ENGLISH_BOARD }, 'Nobody', '9')).resolves.toBeUndefined();
+    } finally {
+      await analysis.close();
+    }
+  });
+});
