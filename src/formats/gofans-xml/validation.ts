@@ -20,6 +20,8 @@ const MEMORY_PER_DOCUMENT_BYTE = 48;
 const MAX_MEMORY_BYTES = 1024 * MIB;
 const MAX_ISSUES = 50;
 const XMLLINT_OUT_OF_MEMORY = 9;
+/** libxml2's word for its own failures (in practice an allocation that failed), never a document's fault. */
+const INTERNAL_ERROR = /Internal error[^\n]*/;
 
 /** The memory cap of one validation, in WebAssembly pages: grows with the document, up to the ceiling. */
 export function validatorMemoryPages(documentBytes: number): number {
@@ -34,9 +36,8 @@ export function validatorMemoryPages(documentBytes: number): number {
  * else — out of memory, an abort, a crash — is the validator's failure, not the document's: a plain
  * Error, which the archive answers with a 5xx.
  */
-export async function validateWithSchema(text: string, schema: NamedSchema): Promise<void> {
+export async function validateWithSchema(text: string, schema: NamedSchema, maxPages = validatorMemoryPages(Buffer.byteLength(text, 'utf8'))): Promise<void> {
   const documentBytes = Buffer.byteLength(text, 'utf8');
-  const maxPages = validatorMemoryPages(documentBytes);
   const run = await runXmllint(
     [
       { fileName: FILE_NAME, contents: text },
@@ -46,11 +47,16 @@ export async function validateWithSchema(text: string, schema: NamedSchema): Pro
     { initialPages: INITIAL_MEMORY_BYTES / WASM_PAGE_BYTES, maxPages },
   );
   if (run.exitCode === 0) return;
+  // Out of memory shows as exit code 9, or, when it strikes inside the schema validator, as exit
+  // code 3 with an "Internal error" (e.g. "xmlSchemaVDocWalk, calling xmlSchemaValidateElem").
   const outOfMemory = run.exitCode === XMLLINT_OUT_OF_MEMORY || /out of memory|memory allocation failed/i.test(run.stderr);
-  if (outOfMemory || (run.exitCode !== 3 && run.exitCode !== 4)) {
+  const internal = INTERNAL_ERROR.exec(run.stderr);
+  if (outOfMemory || internal || (run.exitCode !== 3 && run.exitCode !== 4)) {
     const detail = outOfMemory
       ? `libxml2 ran out of its ${Math.round((maxPages * WASM_PAGE_BYTES) / MIB)} MiB memory cap on a document of ${documentBytes} bytes`
-      : `xmllint stopped with exit code ${run.exitCode}: ${run.stderr.trim().split('\n')[0].slice(0, 200)}`;
+      : internal
+        ? `libxml2 reported an internal error (${internal[0].slice(0, 200)}) with a ${Math.round((maxPages * WASM_PAGE_BYTES) / MIB)} MiB memory cap on a document of ${documentBytes} bytes`
+        : `xmllint stopped with exit code ${run.exitCode}: ${run.stderr.trim().split('\n')[0].slice(0, 200)}`;
     throw new Error(`the XML validator failed during ${schema.name} validation: ${detail}`);
   }
   const issues = issuesFromOutput(text, run.stderr);
