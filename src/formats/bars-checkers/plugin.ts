@@ -26,8 +26,8 @@ export const barsCheckersPlugin: FormatPlugin = {
     return looksLikeBars(file);
   },
 
-  async read(file: UploadedFile, _options: ReadOptions): Promise<GameRecord> {
-    const record = readBarsRecord(decodeUtf8(file.bytes));
+  async read(file: UploadedFile, options: ReadOptions): Promise<GameRecord> {
+    const record = readBarsRecord(decodeUtf8(file.bytes), options.limits);
     const { analysis } = replayBars(record);
     return {
       publisher: BARS_FORMAT.publisher,
@@ -39,9 +39,9 @@ export const barsCheckersPlugin: FormatPlugin = {
     };
   },
 
-  async regenerate(file: UploadedFile, _options: ReadOptions): Promise<RegeneratedFile> {
+  async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
     const text = decodeUtf8(file.bytes);
-    const record = readBarsRecord(text);
+    const record = readBarsRecord(text, options.limits);
     const { regenerated } = replayBars(record);
     const json = record.form === 'json';
     const base = (file.filename ?? 'game').replace(/\.[^./\\]*$/, '') || 'game';

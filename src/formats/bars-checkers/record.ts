@@ -1,4 +1,5 @@
 import { FormatError } from '../errors.js';
+import { ReadLimits, checkBoard, checkLineLengths } from '../limits.js';
 import { locate } from '../text.js';
 import { Position } from '../../rules/checkers/position.js';
 import { Cell, Colour, BLACK_MAN, WHITE_MAN, colourOf, isPiece } from '../../rules/checkers/pieces.js';
@@ -31,9 +32,14 @@ export interface BarsRecord {
   readonly bodyText: string;
 }
 
-/** Parses and checks a whole file: syntax, the board, every number. Malformed input throws a FormatError. */
-export function readBarsRecord(text: string): BarsRecord {
-  const syntax: BarsSyntax = parseBarsSyntax(text);
+/**
+ * Parses and checks a whole file: the bounds (line lengths and the 8x8 board before parsing, plies
+ * while parsing), syntax, the board, every number. Malformed input throws a FormatError.
+ */
+export function readBarsRecord(text: string, limits: ReadLimits): BarsRecord {
+  checkLineLengths(text, limits);
+  checkBoard(limits, BOARD_SIZE, BOARD_SIZE);
+  const syntax: BarsSyntax = parseBarsSyntax(text, limits);
   const fail: Fail = (message, offset, ply) => FormatError.at(message, ply === undefined ? locate(text, offset) : { ...locate(text, offset), ply });
   const start = syntax.areaMonitor ? readBoard(syntax.areaMonitor, fail) : null;
   const { moves, singleMove } = readMoves(syntax.go, fail);

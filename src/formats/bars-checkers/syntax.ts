@@ -1,4 +1,5 @@
 import { FormatError } from '../errors.js';
+import { ReadLimits, pliesExceeded } from '../limits.js';
 import { locate } from '../text.js';
 
 /**
@@ -36,8 +37,9 @@ export interface BarsSyntax {
   readonly areaMonitor: ArrayNode | null;
 }
 
-export function parseBarsSyntax(text: string): BarsSyntax {
-  return new Parser(text).document();
+/** Parses the file; the move past `limits.maxPlies` is refused at its `[`, before it is read. */
+export function parseBarsSyntax(text: string, limits: ReadLimits): BarsSyntax {
+  return new Parser(text, limits).document();
 }
 
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -51,7 +53,10 @@ class Parser {
   private at = 0;
   private allowComments = true;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly limits: ReadLimits,
+  ) {}
 
   document(): BarsSyntax {
     this.skipBlank();
@@ -72,7 +77,7 @@ class Parser {
       this.skipBlank();
       this.expect('=', `expected "=" after ${name}`);
       this.skipBlank();
-      values.set(name, this.array());
+      values.set(name, this.array(1, name === 'go'));
       this.skipBlank();
       if (this.text[this.at] === ';') this.at++;
     }
@@ -99,7 +104,7 @@ class Parser {
           this.at += 4;
           values.set(key, null);
         } else {
-          values.set(key, this.array());
+          values.set(key, this.array(1, key === 'go'));
         }
         this.skipBlank();
         if (this.text[this.at] === ',') {
@@ -128,7 +133,8 @@ class Parser {
     return match[1];
   }
 
-  private array(depth = 1): ArrayNode {
+  /** `moves`: the value of go, whose inner arrays are the moves (counted against MAX_PLIES). */
+  private array(depth = 1, moves = false): ArrayNode {
     const offset = this.at;
     // Both values are lists of lists of numbers; refusing deeper nesting also keeps hostile input off the call stack.
     if (depth > MAX_DEPTH) throw this.error(`arrays nest at most ${MAX_DEPTH} deep in a BARS file`, offset);
@@ -138,6 +144,7 @@ class Parser {
       this.skipBlank();
       const c = this.text[this.at];
       if (c === ']') break;
+      if (moves && c === '[' && items.length >= this.limits.maxPlies) throw pliesExceeded(this.limits, locate(this.text, this.at));
       items.push(c === '[' ? this.array(depth + 1) : this.number());
       this.skipBlank();
       if (this.text[this.at] === ',') {

@@ -1,4 +1,5 @@
 import { FormatError } from '../errors.js';
+import { ReadLimits, boardExceeded, checkLineLengths } from '../limits.js';
 import { locate } from '../text.js';
 
 /** A Dots server response 204 (current game state), as parsed. */
@@ -42,7 +43,12 @@ export function looksLikeBoardState(text: string): boolean {
   return first.length >= 2 && /^204( |$)/.test(first[0].text) && first[1].text.startsWith('ACU ');
 }
 
-export function parseBoardState(text: string): BoardState {
+/**
+ * Parses a 204 answer. Line lengths are checked before the text is split, and the board's width and
+ * height (the first GAL row's points, the number of GAL lines) before any point is read.
+ */
+export function parseBoardState(text: string, limits: ReadLimits): BoardState {
+  checkLineLengths(text, limits);
   const all = lines(text);
   const fail = (message: string, line: Line, column = 0): never => {
     throw FormatError.at(message, locate(text, line.offset + column));
@@ -69,6 +75,7 @@ export function parseBoardState(text: string): BoardState {
   const scores = scrMatch![1].split(' ').map(Number);
   if (scores.length !== active.length) fail(`SCR gives ${scores.length} scores for ${active.length} players (AUF)`, scr);
   const players = active.length;
+  checkBoardBounds(text, all, i, limits);
   const points: number[] = [];
   let width = -1;
   let height = 0;
@@ -106,4 +113,19 @@ export function parseBoardState(text: string): BoardState {
     points,
     scoreLine: { offset: scr.offset, length: scr.text.length },
   };
+}
+
+/** Refuses a board wider or taller than MAX_BOARD_SIDE at the point or row that crosses it. */
+function checkBoardBounds(text: string, all: readonly Line[], firstRow: number, limits: ReadLimits): void {
+  let height = 0;
+  while (firstRow + height < all.length && all[firstRow + height].text.startsWith('GAL')) height++;
+  if (height === 0) return;
+  const first = all[firstRow];
+  const width = /^GAL (\d+)$/.exec(first.text)?.[1].length ?? 0;
+  if (width > limits.maxBoardSide) {
+    throw boardExceeded(limits, width, height, locate(text, first.offset + 4 + limits.maxBoardSide));
+  }
+  if (height > limits.maxBoardSide) {
+    throw boardExceeded(limits, width, height, locate(text, all[firstRow + limits.maxBoardSide].offset));
+  }
 }

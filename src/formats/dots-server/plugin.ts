@@ -21,9 +21,9 @@ export const dotsServerPlugin: FormatPlugin = {
     return looksLikeBoardState(Buffer.from(file.bytes.subarray(0, 400)).toString('utf8'));
   },
 
-  async read(file: UploadedFile, _options: ReadOptions): Promise<GameRecord> {
+  async read(file: UploadedFile, options: ReadOptions): Promise<GameRecord> {
     const text = decodeUtf8(file.bytes);
-    const state = parseBoardState(text);
+    const state = parseBoardState(text, options.limits);
     const score = scorePosition({ width: state.width, height: state.height, players: state.active.length, points: state.points });
     const problems: Problem[] = [];
     state.scores.forEach((declared, seat) => {
@@ -73,9 +73,9 @@ export const dotsServerPlugin: FormatPlugin = {
     };
   },
 
-  async regenerate(file: UploadedFile, _options: ReadOptions): Promise<RegeneratedFile> {
+  async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
     const text = decodeUtf8(file.bytes);
-    const state: BoardState = parseBoardState(text);
+    const state: BoardState = parseBoardState(text, options.limits);
     const score = scorePosition({ width: state.width, height: state.height, players: state.active.length, points: state.points });
     const { offset, length } = state.scoreLine;
     const content = `${text.slice(0, offset)}SCR ${score.points.join(' ')}${text.slice(offset + length)}`;

@@ -7,17 +7,20 @@ export interface TextLine {
   readonly next: number;
 }
 
-export function splitLines(text: string): TextLine[] {
-  const lines: TextLine[] = [];
+/** The lines one at a time, so a file of a million blank lines is never held as a million objects. */
+export function* eachLine(text: string): Generator<TextLine> {
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c !== '\r' && c !== '\n') continue;
     const next = c === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1;
-    lines.push({ text: text.slice(start, i), start, next });
+    yield { text: text.slice(start, i), start, next };
     start = next;
     i = next - 1;
   }
-  if (start < text.length) lines.push({ text: text.slice(start), start, next: text.length });
-  return lines;
+  if (start < text.length) yield { text: text.slice(start), start, next: text.length };
+}
+
+export function splitLines(text: string): TextLine[] {
+  return [...eachLine(text)];
 }

@@ -1,5 +1,6 @@
 import { Cell, MoveMode, StoneColour, lockedCell, slotCell } from '../../rules/peg-solitaire/board.js';
 import { FormatError } from '../errors.js';
+import { ReadLimits, boardExceeded, checkLineLengths } from '../limits.js';
 import { locate } from '../text.js';
 import type { ParsedBoardFile } from './parsed-board.js';
 
@@ -9,9 +10,12 @@ const STONES_V1: Readonly<Record<string, StoneColour | null>> = { '3': 'red', '2
  * Reads a version-1 board (2009) as the original program does: every CR and LF is removed first, so
  * line breaks mean nothing; the header is `1`, `D`|`N`, `~`; the width is the number of elements before
  * the single `!`; `>` marks the next element (a slot) as a target; `X` locked, `*` half-width locked.
- * Letters are case-sensitive and spaces are not allowed.
+ * Letters are case-sensitive and spaces are not allowed. Line lengths and the board's size are
+ * checked before anything is built from the text.
  */
-export function parseV1(text: string): ParsedBoardFile {
+export function parseV1(text: string, limits: ReadLimits): ParsedBoardFile {
+  checkLineLengths(text, limits);
+  checkV1Board(text, limits);
   const fail = (message: string, offset: number): never => {
     throw FormatError.at(message, locate(text, offset));
   };
@@ -74,6 +78,36 @@ export function parseV1(text: string): ParsedBoardFile {
     body: text.slice(bodyStart),
     dotReading: null,
   };
+}
+
+const CELLS_V1 = new Set(['X', '*', 'E', '1', '2', '3']);
+
+/**
+ * Counts the cells of a version-1 board without reading it: the width is the number of cells before
+ * the `!`, the height the cells over the width (rounded up). A board wider or taller than
+ * MAX_BOARD_SIDE is refused at the first cell past the bound; malformed text is left to the parser.
+ */
+function checkV1Board(text: string, limits: ReadLimits): void {
+  const max = limits.maxBoardSide;
+  let significant = 0;
+  let cells = 0;
+  let width = -1;
+  let wideAt = -1;
+  let tallAt = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\r' || c === '\n') continue;
+    if (significant++ < 3) continue; // the header 1D~ / 1N~
+    if (c === '!' && width < 0) width = cells;
+    if (!CELLS_V1.has(c)) continue;
+    if (width < 0 && cells === max) wideAt = i;
+    if (width > 0 && tallAt < 0 && cells === width * max) tallAt = i;
+    cells++;
+  }
+  const columns = width < 0 ? cells : width;
+  const rows = width > 0 ? Math.ceil(cells / width) : 1;
+  if (wideAt >= 0) throw boardExceeded(limits, columns, rows, locate(text, wideAt));
+  if (tallAt >= 0) throw boardExceeded(limits, columns, rows, locate(text, tallAt));
 }
 
 function skipLineEnd(text: string, offset: number): number {

@@ -1,7 +1,8 @@
 import { Cell, MoveMode, StoneColour, lockedCell, slotCell } from '../../rules/peg-solitaire/board.js';
 import { FormatError } from '../errors.js';
+import { ReadLimits, boardExceeded, checkLineLengths } from '../limits.js';
 import { locate } from '../text.js';
-import { splitLines } from './lines.js';
+import { TextLine, eachLine } from './lines.js';
 import type { ParsedBoardFile } from './parsed-board.js';
 import { printable } from './parse-v1.js';
 
@@ -23,17 +24,25 @@ interface Row {
  * shifted by (leading − trailing dots) half cells; the first version-2 one counted a dot as a half-width
  * locked cell. Real files of both exist, so the current reading is used when its rows are of equal
  * length, otherwise the first one when its rows are; otherwise the rows really differ (an error).
+ *
+ * Line lengths and the board's size are checked before anything is built from the text.
  */
-export function parseV2(text: string): ParsedBoardFile {
+export function parseV2(text: string, limits: ReadLimits): ParsedBoardFile {
   const fail = (message: string, offset: number): never => {
     throw FormatError.at(message, locate(text, offset));
   };
-  const lines = splitLines(text);
-  const versionLine = lines[0];
+  checkLineLengths(text, limits);
+  checkV2Board(text, limits);
+  const lineIterator = eachLine(text);
+  const nextLine = (): TextLine | undefined => {
+    const step = lineIterator.next();
+    return step.done ? undefined : step.value;
+  };
+  const versionLine = nextLine();
   if (!versionLine || normalise(versionLine.text) !== 'version 2') {
     fail('version 2 board: the first line must be "version 2"', versionLine?.start ?? 0);
   }
-  const modeLine = lines[1];
+  const modeLine = nextLine();
   const modeText = modeLine ? normalise(modeLine.text) : '';
   if (modeText !== 'mode: normal' && modeText !== 'mode: diagonal') {
     fail('version 2 board: the second line must be "mode: normal" or "mode: diagonal"', modeLine?.start ?? text.length);
@@ -41,7 +50,7 @@ export function parseV2(text: string): ParsedBoardFile {
   const mode: MoveMode = modeText === 'mode: diagonal' ? 'diagonal' : 'normal';
 
   const rows: Row[] = [];
-  for (const line of lines.slice(2)) {
+  for (let line = nextLine(); line !== undefined; line = nextLine()) {
     let elements = '';
     let offset = -1;
     for (let i = 0; i < line.text.length; i++) {
@@ -81,13 +90,47 @@ export function parseV2(text: string): ParsedBoardFile {
   }
   const width = cells.length / rows.length;
   if (width === 0) fail('version 2 board: the rows hold only dots', rows[0].offset);
+  // Counting dots as cells can make rows wider than the check before parsing saw.
+  if (width > limits.maxBoardSide) throw boardExceeded(limits, width, rows.length, locate(text, rows[0].offset));
   return {
     formatVersion: 2,
     board: { mode, width, height: rows.length, cells, rowShifts },
-    header: text.slice(0, lines[1].start + lines[1].text.length),
-    body: text.slice(lines[1].next),
+    header: text.slice(0, modeLine!.start + modeLine!.text.length),
+    body: text.slice(modeLine!.next),
     dotReading,
   };
+}
+
+/**
+ * The board's size without reading it: rows are the non-blank lines after the two header lines,
+ * the width of a row its elements other than dots (the current reading; the first reading, which
+ * counts dots, is checked once chosen). Refused at the first row or element past MAX_BOARD_SIDE.
+ */
+function checkV2Board(text: string, limits: ReadLimits): void {
+  const max = limits.maxBoardSide;
+  let index = 0;
+  let rows = 0;
+  let width = 0;
+  let wideAt = -1;
+  let tallAt = -1;
+  for (const line of eachLine(text)) {
+    if (index++ < 2) continue;
+    let cells = 0;
+    let blank = true;
+    for (let i = 0; i < line.text.length; i++) {
+      const c = line.text[i];
+      if (c === ' ' || c === '\t') continue;
+      if (blank && rows === max && tallAt < 0) tallAt = line.start + i;
+      blank = false;
+      if (c === '.') continue;
+      if (cells === max && wideAt < 0) wideAt = line.start + i;
+      cells++;
+    }
+    if (!blank) rows++;
+    width = Math.max(width, cells);
+  }
+  if (wideAt >= 0) throw boardExceeded(limits, width, rows, locate(text, wideAt));
+  if (tallAt >= 0) throw boardExceeded(limits, width, rows, locate(text, tallAt));
 }
 
 /** Header lines are compared without regard to case or surrounding blanks. */

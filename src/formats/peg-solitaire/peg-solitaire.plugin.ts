@@ -2,6 +2,7 @@ import { census } from '../../rules/peg-solitaire/board.js';
 import { playJumps } from '../../rules/peg-solitaire/play.js';
 import { solve } from '../../rules/peg-solitaire/solver.js';
 import { FormatError } from '../errors.js';
+import { DEFAULT_LIMITS, ReadLimits } from '../limits.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, JsonValue, ReadOptions, RegeneratedFile, ReplayPly, UploadedFile } from '../plugin.js';
 import { decodeUtf8 } from '../text.js';
 import { sniffVersion } from './detect.js';
@@ -31,14 +32,18 @@ export const PEG_V2: FormatDescriptor = {
   extensions: ['.brd'],
 };
 
-/** Reads a board file of either version; throws a {@link FormatError} (422) with line and column. */
-export function readBoardFile(file: UploadedFile, format?: FormatDescriptor): ParsedBoardFile {
+/**
+ * Reads a board file of either version; throws a {@link FormatError} (422) with line and column.
+ * Line lengths and the board's width and height are bounded by `limits` (the plugin passes the
+ * archive's; benchmarks and tools may rely on the defaults).
+ */
+export function readBoardFile(file: UploadedFile, format?: FormatDescriptor, limits: ReadLimits = DEFAULT_LIMITS): ParsedBoardFile {
   const version = format ? Number(format.version) : sniffVersion(file.bytes);
   if (version !== 1 && version !== 2) {
     throw new FormatError('not a ViaThinkSoft peg solitaire board: the file starts with neither "1N~"/"1D~" nor "version 2"', [], 415);
   }
   const text = decodeUtf8(file.bytes);
-  return version === 1 ? parseV1(text) : parseV2(text);
+  return version === 1 ? parseV1(text, limits) : parseV2(text, limits);
 }
 
 /**
@@ -55,7 +60,7 @@ export const pegSolitairePlugin: FormatPlugin = {
   },
 
   async read(file: UploadedFile, options: ReadOptions): Promise<GameRecord> {
-    const parsed = readBoardFile(file, options.format);
+    const parsed = readBoardFile(file, options.format, options.limits);
     const { board } = parsed;
     const counts = census(board);
     const outcome = solve(board, { timeBudgetMs: options.timeBudgetMs });
@@ -113,7 +118,7 @@ export const pegSolitairePlugin: FormatPlugin = {
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
-    const parsed = readBoardFile(file, options.format);
+    const parsed = readBoardFile(file, options.format, options.limits);
     const stem = file.filename?.replace(/\.[^./\\]*$/, '').replace(/^.*[\\/]/, '') || 'board';
     return {
       publisher: PEG_PUBLISHER,

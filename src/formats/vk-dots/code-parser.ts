@@ -1,4 +1,5 @@
 import { FormatError, FormatIssue } from '../errors.js';
+import { ReadLimits, pliesExceeded } from '../limits.js';
 import { digitValue } from './notation.js';
 
 /** A dot placed by the code: 1-based row and column as written (0 is a digit, but off the field). */
@@ -34,13 +35,19 @@ export interface WrittenRecord {
 /**
  * Parses a VK game code. `base` is the code's offset in the file, so every error names the
  * character offset in the upload. Structure only: whether moves and records are right is the
- * replay's business.
+ * replay's business. A dot past `maxPlies` is refused where it stands.
  */
-export function parseGameCode(code: string, base: number, locate: (offset: number) => Omit<FormatIssue, 'message'>): CodeToken[] {
+export function parseGameCode(
+  code: string,
+  base: number,
+  locate: (offset: number) => Omit<FormatIssue, 'message'>,
+  limits: ReadLimits,
+): CodeToken[] {
   const fail = (message: string, at: number): never => {
     throw FormatError.at(`VK game code: ${message} at character offset ${base + at}`, locate(base + at));
   };
   const tokens: CodeToken[] = [];
+  let dots = 0;
   let i = 0;
   const readPair = (what: string): [number, number] => {
     if (i + 1 >= code.length || code[i + 1] === '#' || code[i + 1] === '@') {
@@ -63,6 +70,7 @@ export function parseGameCode(code: string, base: number, locate: (offset: numbe
       if (code[i] === '#') fail(`a surround record after ${text}`, i);
       continue;
     }
+    if (++dots > limits.maxPlies) throw pliesExceeded(limits, locate(base + start));
     const [row, col] = readPair('a move');
     if (code[i] !== '#') {
       tokens.push({ kind: 'move', text: code.slice(start, i), row, col, offset: base + start });
@@ -104,4 +112,28 @@ export function parseGameCode(code: string, base: number, locate: (offset: numbe
     });
   }
   return tokens;
+}
+
+/**
+ * Where the first dot past `maxPlies` starts in a code, or -1: the parser's count of dots (stops
+ * `0f`/`0s` and surround records are not dots) without its checks, so it never throws, allocates
+ * nothing and stops at the bound. Run before anything else looks at the code.
+ */
+export function firstDotPast(code: string, maxPlies: number): number {
+  let dots = 0;
+  let i = 0;
+  while (i < code.length) {
+    if (code[i] === '#') {
+      // A record is #chain#captured#empty#score#: five hashes, no hash inside its parts.
+      for (let hashes = 0; i < code.length && hashes < 5; i++) if (code[i] === '#') hashes++;
+      continue;
+    }
+    if (code[i] === '0' && (code[i + 1] === 'f' || code[i + 1] === 's')) {
+      i += 2;
+      continue;
+    }
+    if (++dots > maxPlies) return i;
+    i += 2;
+  }
+  return -1;
 }

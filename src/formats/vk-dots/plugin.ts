@@ -1,8 +1,9 @@
 import { FormatError } from '../errors.js';
+import { ReadLimits, checkBoard, checkLineLengths, pliesExceeded } from '../limits.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
 import { decodeUtf8, isUtf8, locate } from '../text.js';
 import { analyse } from './analysis.js';
-import { CodeToken, parseGameCode } from './code-parser.js';
+import { CodeToken, firstDotPast, parseGameCode } from './code-parser.js';
 import { LARGEST_CODED_SIDE } from './notation.js';
 import { replayGameCode, VkReplay } from './replay.js';
 import { looksLikeBareCode, looksLikeSaveFile, readSource, splitLines, VkSource } from './source.js';
@@ -73,12 +74,30 @@ export const vkDotsPlugin: FormatPlugin = {
   },
 };
 
-function parse(source: VkSource): CodeToken[] {
-  return parseGameCode(source.code, source.codeOffset, (offset) => locate(source.text, offset));
+function parse(source: VkSource, limits: ReadLimits): CodeToken[] {
+  return parseGameCode(source.code, source.codeOffset, (offset) => locate(source.text, offset), limits);
+}
+
+/**
+ * The bounds, before anything is built from the text: the code's dots are counted first (a scan
+ * that stops at the bound, so a code of a million dots is refused at dot MAX_PLIES + 1, not read),
+ * then every line's length, then the replay field's side.
+ */
+function checkBounds(text: string, limits: ReadLimits): void {
+  const lines = splitLines(text);
+  const codeLine = lines.length === 1 ? lines[0] : lines.length === 5 ? lines[4] : undefined;
+  if (codeLine) {
+    const past = firstDotPast(codeLine.text, limits.maxPlies);
+    if (past >= 0) throw pliesExceeded(limits, locate(text, codeLine.offset + past));
+  }
+  checkLineLengths(text, limits);
+  checkBoard(limits, REPLAY_FIELD.width, REPLAY_FIELD.height);
 }
 
 function replayUpload(file: UploadedFile, options: ReadOptions): { source: VkSource; tokens: CodeToken[]; replay: VkReplay } {
-  const source = readSource(decodeUtf8(file.bytes));
+  const text = decodeUtf8(file.bytes);
+  checkBounds(text, options.limits);
+  const source = readSource(text);
   const named = options.format?.version;
   if (named === VK_SAVE_FORMAT.version && source.kind !== 'save') {
     throw new FormatError('named format VK Dots/1.0 is a 5-line save file, but the upload is a single line (use VK Dots/code)');
@@ -87,6 +106,6 @@ function replayUpload(file: UploadedFile, options: ReadOptions): { source: VkSou
     throw new FormatError('named format VK Dots/code is a bare game code, but the upload has several lines (use VK Dots/1.0)');
   }
   const extraMove = source.kind === 'save' ? source.flags.extraMove : false;
-  const tokens = parse(source);
+  const tokens = parse(source, options.limits);
   return { source, tokens, replay: replayGameCode(tokens, { ...REPLAY_FIELD, extraMove }) };
 }

@@ -118,8 +118,15 @@ describe('syntax errors', () => {
 
 describe('hostile input', () => {
   it('refuses 100,000 nested brackets with a located error, not a stack overflow', async () => {
+    // One bracket a line, so that no line is longer than MAX_LINE_LENGTH: "go = [" then "\n[" twice.
+    const error = await formatError(`go = ${'[\n'.repeat(100000)}`);
+    expect(error.issues[0]).toMatchObject({ message: 'arrays nest at most 2 deep in a BARS file', offset: 9, line: 3, column: 1 });
+  });
+
+  it('refuses the same brackets on one line by its length, before parsing', async () => {
     const error = await formatError(`go = ${'['.repeat(100000)}`);
-    expect(error.issues[0]).toMatchObject({ message: 'arrays nest at most 2 deep in a BARS file', offset: 7 });
+    expect(error.code).toBe('limit.line_length');
+    expect(error.issues[0]).toMatchObject({ line: 1, column: DEFAULT_LIMITS.maxLineLength + 1 });
   });
 });
 

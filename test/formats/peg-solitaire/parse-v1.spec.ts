@@ -1,9 +1,10 @@
 import { FormatError } from '../../../src/formats/errors.js';
 import { parseV1 } from '../../../src/formats/peg-solitaire/parse-v1.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 function issueOf(text: string) {
   try {
-    parseV1(text);
+    parseV1(text, DEFAULT_LIMITS);
   } catch (error) {
     expect(error).toBeInstanceOf(FormatError);
     const e = error as FormatError;
@@ -22,7 +23,7 @@ describe('parseV1', () => {
     ['CR', '\r'],
     ['no line breaks', ''],
   ])('reads the same board whatever the line ends (%s)', (_, eol) => {
-    const parsed = parseV1(['1D~', ...TRIANGLE_ROWS].join(eol) + eol);
+    const parsed = parseV1(['1D~', ...TRIANGLE_ROWS].join(eol) + eol, DEFAULT_LIMITS);
     expect(parsed.board).toMatchObject({ mode: 'diagonal', width: 3, height: 3 });
     expect(parsed.board.cells.map((c) => (c.kind === 'locked' ? (c.halfWidth ? '*' : 'X') : `${c.stone ?? 'E'}${c.target ? '!' : ''}`))).toEqual([
       '*', '*', 'E',
@@ -33,7 +34,7 @@ describe('parseV1', () => {
   });
 
   it('counts half-width fields as cells of the matrix and marks them', () => {
-    const { board } = parseV1('1N~****E!***22**222*222222222');
+    const { board } = parseV1('1N~****E!***22**222*222222222', DEFAULT_LIMITS);
     expect(board.width).toBe(5);
     expect(board.height).toBe(5);
     const halfWidth = board.cells.filter((c) => c.kind === 'locked' && c.halfWidth).length;
@@ -41,14 +42,14 @@ describe('parseV1', () => {
   });
 
   it('lets line breaks stand anywhere, even inside the header and between > and its field', () => {
-    const { board, header } = parseV1('1\nN\n~\nX3>\n1!\r\n2EX');
+    const { board, header } = parseV1('1\nN\n~\nX3>\n1!\r\n2EX', DEFAULT_LIMITS);
     expect(header).toBe('1\nN\n~');
     expect(board).toMatchObject({ mode: 'normal', width: 3, height: 2 });
     expect(board.cells[2]).toEqual({ kind: 'slot', stone: 'green', target: true });
   });
 
   it('reads the stone colours and the body text', () => {
-    const parsed = parseV1('1N~\r\n321E!\r\nXXXX\r\n');
+    const parsed = parseV1('1N~\r\n321E!\r\nXXXX\r\n', DEFAULT_LIMITS);
     expect(parsed.body).toBe('321E!\r\nXXXX\r\n');
     expect(parsed.board.cells.slice(0, 4)).toEqual([
       { kind: 'slot', stone: 'red', target: false },
@@ -59,7 +60,7 @@ describe('parseV1', () => {
   });
 
   it('accepts a single row (no elements after !)', () => {
-    expect(parseV1('1N~22E!').board).toMatchObject({ width: 3, height: 1 });
+    expect(parseV1('1N~22E!', DEFAULT_LIMITS).board).toMatchObject({ width: 3, height: 1 });
   });
 
   it('rejects a second ! at its place', () => {

@@ -1,9 +1,10 @@
 import { FormatError } from '../../../src/formats/errors.js';
 import { parseV2 } from '../../../src/formats/peg-solitaire/parse-v2.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 function issueOf(text: string) {
   try {
-    parseV2(text);
+    parseV2(text, DEFAULT_LIMITS);
   } catch (error) {
     expect(error).toBeInstanceOf(FormatError);
     return (error as FormatError).issues[0];
@@ -12,7 +13,7 @@ function issueOf(text: string) {
 }
 
 const kinds = (text: string) =>
-  parseV2(text).board.cells.map((c) => (c.kind === 'locked' ? (c.halfWidth ? '.' : '*') : `${c.stone ?? 'e'}${c.target ? '!' : ''}`));
+  parseV2(text, DEFAULT_LIMITS).board.cells.map((c) => (c.kind === 'locked' ? (c.halfWidth ? '.' : '*') : `${c.stone ?? 'e'}${c.target ? '!' : ''}`));
 
 describe('parseV2', () => {
   it.each([
@@ -22,7 +23,7 @@ describe('parseV2', () => {
   ])('reads the same board whatever the line ends (%s), with or without a last line end', (_, eol) => {
     const lines = ['Version 2', 'Mode: Diagonal', '* r e', 'G y *'];
     for (const text of [lines.join(eol), lines.join(eol) + eol]) {
-      const parsed = parseV2(text);
+      const parsed = parseV2(text, DEFAULT_LIMITS);
       expect(parsed.board).toMatchObject({ mode: 'diagonal', width: 3, height: 2 });
       expect(kinds(text)).toEqual(['*', 'red', 'e', 'green!', 'yellow', '*']);
       expect(parsed.header).toBe(['Version 2', 'Mode: Diagonal'].join(eol));
@@ -30,8 +31,8 @@ describe('parseV2', () => {
   });
 
   it('compares the header lines without regard to case', () => {
-    expect(parseV2('VERSION 2\nmode: NORMAL\ny y e\n').board.mode).toBe('normal');
-    expect(parseV2('version 2\nMoDe: DiAgOnAl\ny y e\n').board.mode).toBe('diagonal');
+    expect(parseV2('VERSION 2\nmode: NORMAL\ny y e\n', DEFAULT_LIMITS).board.mode).toBe('normal');
+    expect(parseV2('version 2\nMoDe: DiAgOnAl\ny y e\n', DEFAULT_LIMITS).board.mode).toBe('diagonal');
   });
 
   it('ignores spaces and blank lines', () => {
@@ -43,14 +44,14 @@ describe('parseV2', () => {
   });
 
   it('reads dots before and after a row as a half-cell shift, not as cells (current program)', () => {
-    const parsed = parseV2('version 2\nmode: diagonal\n..e * *\n.y y *\ny y y\n* y y ..\n');
+    const parsed = parseV2('version 2\nmode: diagonal\n..e * *\n.y y *\ny y y\n* y y ..\n', DEFAULT_LIMITS);
     expect(parsed.dotReading).toBe('shift');
     expect(parsed.board.width).toBe(3);
     expect(parsed.board.rowShifts).toEqual([2, 1, 0, -2]);
   });
 
   it('reads a triangle whose rows are equal only when dots count as half-width cells (first version-2 program)', () => {
-    const parsed = parseV2('version 2\nmode: diagonal\n..e\n.y y\ny y Y\n');
+    const parsed = parseV2('version 2\nmode: diagonal\n..e\n.y y\ny y Y\n', DEFAULT_LIMITS);
     expect(parsed.dotReading).toBe('cell');
     expect(parsed.board).toMatchObject({ width: 3, height: 3 });
     expect(kinds('version 2\nmode: diagonal\n..e\n.y y\ny y Y\n')).toEqual(['.', '.', 'e', '.', 'yellow', 'yellow', 'yellow', 'yellow', 'yellow!']);

@@ -3,6 +3,7 @@ import { parseV2 } from '../../../src/formats/peg-solitaire/parse-v2.js';
 import { writeV2 } from '../../../src/formats/peg-solitaire/write-v2.js';
 import { census, sameGame } from '../../../src/rules/peg-solitaire/board.js';
 import { realBoardFiles } from '../../support/peg-solitaire/boards.js';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const files = realBoardFiles();
 const byFolder = (folder: string) => files.filter((f) => f.folder === folder);
@@ -36,7 +37,7 @@ describe('real ViaThinkSoft boards', () => {
 
     it('regenerates as canonical version 2 that reads back to the same board, and is a fixed point', () => {
       const text = writeV2(parsed.board);
-      const again = parseV2(text);
+      const again = parseV2(text, DEFAULT_LIMITS);
       expect(again.dotReading).toBe('shift');
       expect(sameGame(again.board, parsed.board)).toBe(true);
       expect(writeV2(again.board)).toBe(text);
