@@ -1,18 +1,76 @@
-import type { DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { ENTITIES } from '../games/entities/index.js';
 
-/** TypeORM options for a PostgreSQL URL; the schema comes only from migrations, never from synchronize. */
-export function databaseOptions(url: string, poolSize: number): DataSourceOptions {
+/**
+ * Limits that make a request fail instead of hang when PostgreSQL is gone or stuck:
+ * - a connection that is not established within CONNECT_TIMEOUT_MS fails (the pool would otherwise
+ *   wait for the operating system's TCP timeout, minutes);
+ * - a statement running longer than STATEMENT_TIMEOUT_MS is cancelled by the server — no archive
+ *   request needs that long (an upload is a few small statements, a search is index-backed);
+ * - a query whose answer has not arrived QUERY_TIMEOUT_MS after it was sent is failed by the driver,
+ *   for a server that has stopped answering altogether (it cannot cancel itself then).
+ */
+export interface DatabaseTimeouts {
+  readonly CONNECT_TIMEOUT_MS: number;
+  readonly STATEMENT_TIMEOUT_MS: number;
+  readonly QUERY_TIMEOUT_MS: number;
+}
+
+export const DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  CONNECT_TIMEOUT_MS: 5_000,
+  STATEMENT_TIMEOUT_MS: 30_000,
+  QUERY_TIMEOUT_MS: 35_000,
+};
+
+/**
+ * TypeORM options for a PostgreSQL URL; the schema comes only from migrations, never from synchronize.
+ * PGlite has no timers: it ignores statement_timeout, so on the embedded database only the driver's
+ * query timeout applies (it fails the request; the statement itself runs to its end).
+ */
+export function databaseOptions(url: string, poolSize: number, timeouts: DatabaseTimeouts = DATABASE_TIMEOUTS): DataSourceOptions {
+  return {
+    ...baseOptions(url),
+    // Run before, by runMigrations, on a connection without the statement timeouts.
+    migrationsRun: false,
+    extra: {
+      max: poolSize,
+      application_name: 'tabula',
+      connectionTimeoutMillis: timeouts.CONNECT_TIMEOUT_MS,
+      statement_timeout: timeouts.STATEMENT_TIMEOUT_MS,
+      query_timeout: timeouts.QUERY_TIMEOUT_MS,
+      // Detects a vanished server on an idle pooled connection instead of waiting on it.
+      keepAlive: true,
+    },
+  };
+}
+
+/**
+ * Applies the pending migrations on one connection of its own, which has the connect timeout but no
+ * statement timeouts: building an index on a large archive may rightly take minutes.
+ */
+export async function runMigrations(url: string): Promise<void> {
+  const dataSource = new DataSource({
+    ...baseOptions(url),
+    migrationsRun: false,
+    extra: { max: 1, application_name: 'tabula-migrations', connectionTimeoutMillis: DATABASE_TIMEOUTS.CONNECT_TIMEOUT_MS },
+  });
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+function baseOptions(url: string) {
   return {
     type: 'postgres',
     url,
     entities: [...ENTITIES],
     migrations: [...MIGRATIONS],
-    migrationsRun: true,
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: ['error', 'warn', 'migration'],
-    extra: { max: poolSize, application_name: 'tabula' },
-  };
+  } as const satisfies DataSourceOptions;
 }

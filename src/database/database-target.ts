@@ -3,6 +3,8 @@ import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '../common/config.js';
+import { DataDirLock } from './data-dir-lock.js';
+import { runMigrations } from './database-options.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
 /**
@@ -16,17 +18,32 @@ export class DatabaseTarget implements OnApplicationShutdown {
     readonly url: string,
     readonly poolSize: number,
     private readonly embedded: EmbeddedPostgres | undefined,
+    private readonly lock: DataDirLock | undefined,
     private readonly moduleRef: ModuleRef,
   ) {}
 
   static async open(config: AppConfig, moduleRef: ModuleRef): Promise<DatabaseTarget> {
     if (config.DATABASE_URL) {
       DatabaseTarget.logger.log(`using PostgreSQL at ${redact(config.DATABASE_URL)}`);
-      return new DatabaseTarget(config.DATABASE_URL, config.DATABASE_POOL_SIZE, undefined, moduleRef);
+      return new DatabaseTarget(config.DATABASE_URL, config.DATABASE_POOL_SIZE, undefined, undefined, moduleRef);
     }
-    const embedded = await EmbeddedPostgres.start(config.DATA_DIR);
-    DatabaseTarget.logger.log(`using embedded PostgreSQL (PGlite) in ${config.DATA_DIR}`);
-    return new DatabaseTarget(embedded.url, EmbeddedPostgres.MAX_CONNECTIONS, embedded, moduleRef);
+    // One process per DATA_DIR: PGlite has no locking of its own. A DataDirLockedError stops the boot.
+    const lock = config.DATA_DIR === 'memory://' ? undefined : DataDirLock.acquire(config.DATA_DIR, (message) => DatabaseTarget.logger.warn(message));
+    let embedded: EmbeddedPostgres;
+    try {
+      embedded = await EmbeddedPostgres.start(config.DATA_DIR);
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+    DatabaseTarget.logger.log(`using embedded PostgreSQL (PGlite) in ${config.DATA_DIR}, on the socket ${embedded.socketPath}`);
+    return new DatabaseTarget(embedded.url, EmbeddedPostgres.MAX_CONNECTIONS, embedded, lock, moduleRef);
+  }
+
+  /** Applies the pending migrations, on a connection of their own that is closed again before this returns. */
+  async migrate(): Promise<void> {
+    await runMigrations(this.url);
+    await this.embedded?.whenNoConnections();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -34,7 +51,12 @@ export class DatabaseTarget implements OnApplicationShutdown {
     // The pool must close before the embedded server it talks to.
     const dataSource = this.moduleRef.get<DataSource>(getDataSourceToken(), { strict: false });
     if (dataSource?.isInitialized) await dataSource.destroy();
-    await this.embedded.stop();
+    try {
+      await this.embedded.stop();
+    } finally {
+      // Only once PGlite has closed its files may another process open them.
+      this.lock?.release();
+    }
   }
 }
 

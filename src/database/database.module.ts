@@ -6,13 +6,16 @@ import { DATABASE_TARGET_PROVIDER, DatabaseTarget } from './database-target.js';
 @Module({ providers: [DATABASE_TARGET_PROVIDER], exports: [DatabaseTarget] })
 class DatabaseTargetModule {}
 
-/** The TypeORM connection; migrations run when it opens. */
+/** The TypeORM connection, opened once the pending migrations have run. */
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       imports: [DatabaseTargetModule],
       inject: [DatabaseTarget],
-      useFactory: (target: DatabaseTarget) => databaseOptions(target.url, target.poolSize),
+      useFactory: async (target: DatabaseTarget) => {
+        await target.migrate();
+        return databaseOptions(target.url, target.poolSize);
+      },
     }),
   ],
 })

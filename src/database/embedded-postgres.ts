@@ -1,41 +1,145 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { DurableNodeFS } from './durable-node-fs.js';
 
 /**
- * PostgreSQL in the process (PGlite), served on a loopback port so the ordinary `pg` driver and
- * TypeORM talk to it exactly as to a real server. PGlite runs one query at a time; the socket
- * server multiplexes connections and keeps a transaction's statements together.
+ * PostgreSQL in the process (PGlite), served on a Unix socket so the ordinary `pg` driver and TypeORM
+ * talk to it exactly as to a real server. PGlite runs one query at a time; the socket server
+ * multiplexes connections and keeps a transaction's statements together.
+ *
+ * The socket has no password (PGlite has no authentication), so it is made reachable by this
+ * process's user only: it lives in a directory of mode 0700 (`DATA_DIR/socket`, or a fresh temporary
+ * directory when that path is too long for a socket or the database is in memory) and has mode 0600.
+ * No TCP port is opened.
  */
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: PGlite,
     private readonly server: PGLiteSocketServer,
-    readonly port: number,
+    /** The directory holding the socket, as `pg` wants it in `host`. */
+    readonly socketDirectory: string,
+    private readonly temporaryDirectory: boolean,
+    /** The filesystem whose fsyncs reach the disk (undefined in memory). */
+    readonly fs: DurableNodeFS | undefined,
   ) {}
 
   /** One connection: PGlite executes serially anyway, and one client keeps protocol exchanges unmixed. */
   static readonly MAX_CONNECTIONS = 1;
 
+  /** The port in the socket's name, `.s.PGSQL.<port>`, which is how `pg` finds a socket in `host`. */
+  static readonly SOCKET_PORT = 5432;
+
+  /** sun_path holds 108 bytes on Linux (104 on macOS), the terminating NUL included. */
+  static readonly MAX_SOCKET_PATH_BYTES = 103;
+
+  /**
+   * Settings given to Postgres on its command line, after PGlite's own (a later `-c` wins).
+   * - `fsync=on`: PGlite starts Postgres with `-F` (fsync off); with {@link DurableNodeFS} an fsync
+   *   reaches the disk, so a commit survives a crash of the machine, not only of the process.
+   * - `wal_sync_method=fsync`: Postgres's Linux default, fdatasync, is a no-op in Emscripten.
+   * - `shared_buffers`: PGlite's default is 128 MB, held in the WebAssembly heap once touched;
+   *   an archive's working set (the indexes) is far smaller than its bytea column.
+   */
+  static readonly SETTINGS: Readonly<Record<string, string>> = {
+    fsync: 'on',
+    wal_sync_method: 'fsync',
+  };
+
   static async start(dataDir: string): Promise<EmbeddedPostgres> {
     const inMemory = dataDir === 'memory://';
     const location = inMemory ? undefined : resolve(dataDir, 'pgdata');
     if (location) mkdirSync(location, { recursive: true });
-    const db = await PGlite.create(location, { extensions: { pg_trgm } });
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS });
-    await server.start();
-    const port = Number(server.getServerConn().split(':').pop());
-    return new EmbeddedPostgres(db, server, port);
+
+    const preferred = inMemory ? undefined : resolve(dataDir, 'socket');
+    const usePreferred = preferred !== undefined && fitsSocketPath(preferred);
+    const socketDirectory = usePreferred ? ownerOnlyDirectory(preferred) : temporarySocketDirectory();
+    const socketPath = join(socketDirectory, `.s.PGSQL.${EmbeddedPostgres.SOCKET_PORT}`);
+
+    const fs = location ? new DurableNodeFS(location) : undefined;
+    const startParams = [...PGlite.defaultStartParams, ...Object.entries(EmbeddedPostgres.SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+    let db: PGlite | undefined;
+    try {
+      db = await PGlite.create({ fs, extensions: { pg_trgm }, startParams });
+      // A socket left by a process that was killed: DATA_DIR's lock says no live process serves it.
+      unlinkIfExists(socketPath);
+      const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS });
+      await server.start();
+      chmodSync(socketPath, 0o600);
+      return new EmbeddedPostgres(db, server, socketDirectory, !usePreferred, fs);
+    } catch (error) {
+      await db?.close().catch(() => undefined);
+      if (!usePreferred) rmSync(socketDirectory, { recursive: true, force: true });
+      throw error;
+    }
   }
 
+  /** A connection string without a TCP host: `pg` connects to the socket in `host=<directory>`. */
   get url(): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+    return `postgres:///postgres?user=postgres&host=${encodeURIComponent(this.socketDirectory)}&port=${EmbeddedPostgres.SOCKET_PORT}`;
+  }
+
+  get socketPath(): string {
+    return join(this.socketDirectory, `.s.PGSQL.${EmbeddedPostgres.SOCKET_PORT}`);
+  }
+
+  /**
+   * Resolves once no client is connected. The server refuses a connection beyond MAX_CONNECTIONS, and
+   * a client that has ended is only forgotten when its socket's close event has run: whoever opens a
+   * new connection right after closing one waits here first.
+   */
+  async whenNoConnections(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.server.getStats().activeConnections > 0) {
+      if (Date.now() > deadline) throw new Error(`the embedded database still has a connection after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   async stop(): Promise<void> {
-    await this.server.stop();
-    await this.db.close();
+    try {
+      await this.server.stop();
+      await this.db.close();
+    } finally {
+      if (this.temporaryDirectory) rmSync(this.socketDirectory, { recursive: true, force: true });
+      else unlinkIfExists(this.socketPath);
+    }
+  }
+}
+
+function fitsSocketPath(directory: string): boolean {
+  return Buffer.byteLength(join(directory, `.s.PGSQL.${EmbeddedPostgres.SOCKET_PORT}`)) <= EmbeddedPostgres.MAX_SOCKET_PATH_BYTES;
+}
+
+/** `directory`, created if need be, made mode 0700; refused if it is a symlink or someone else's. */
+function ownerOnlyDirectory(directory: string): string {
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const stats = lstatSync(directory);
+  if (!stats.isDirectory()) throw new Error(`${directory} must be a directory for the embedded database's socket`);
+  if (process.getuid && stats.uid !== process.getuid()) {
+    throw new Error(`${directory} belongs to another user (uid ${stats.uid}); the embedded database's socket must be private`);
+  }
+  chmodSync(directory, 0o700);
+  return directory;
+}
+
+/** A fresh directory of mode 0700 (mkdtemp's) under the system's temporary directory. */
+function temporarySocketDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'tabula-'));
+  if (!fitsSocketPath(directory)) {
+    rmSync(directory, { recursive: true, force: true });
+    throw new Error(`the temporary directory ${tmpdir()} has too long a path for a Unix socket; set TMPDIR to a shorter one`);
+  }
+  return directory;
+}
+
+function unlinkIfExists(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
