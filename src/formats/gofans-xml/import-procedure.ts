@@ -6,7 +6,7 @@ import { GoFansReplay, replayGoFans } from './replay.js';
 import { GOFANS_SCHEMAS, GoFansVersion, STANDARD_SCHEMA } from './schemas.js';
 import { checkGoFansBounds } from './move-scan.js';
 import { validateWithSchema } from './validation.js';
-import { XmlElement, parseXmlTree } from './xml-tree.js';
+import { XmlElement, collapseXmlSpace, parseXmlTree } from './xml-tree.js';
 
 /*
  * The format's recommended import, step by step: (1) the upload exists — the archive's job;
@@ -46,8 +46,8 @@ export function standardDocument(text: string): StandardDocument {
   return {
     text,
     root,
-    publisher: publisher.text.replace(/\s+/g, ' ').trim(),
-    version: version.text.replace(/\s+/g, ' ').trim(),
+    publisher: collapseXmlSpace(publisher.text),
+    version: collapseXmlSpace(version.text),
     header: text.slice(header.start, header.end),
     body: text.slice(body.start, body.end),
   };

@@ -3,7 +3,7 @@ import { FormatError } from '../errors.js';
 import { ReadLimits, checkBoard, pliesExceeded, variationDepthExceeded } from '../limits.js';
 import { locate } from '../text.js';
 import { GoFansVersion, versionTraits } from './schemas.js';
-import { XmlElement, attribute, childElements, contentEnd } from './xml-tree.js';
+import { XmlElement, attribute, childElements, collapseXmlSpace, contentEnd, trimXmlSpace } from './xml-tree.js';
 
 export interface GoFansPlayer {
   /** 0-based position in `<players>`. */
@@ -82,7 +82,7 @@ export function buildGoFansGame(text: string, root: XmlElement, version: GoFansV
   // A Map, then own properties: a field named like `__proto__` stays a field.
   const fields = new Map<string, string>();
   for (const child of header.children.slice(playersIndex + 1)) {
-    const value = child.children.length > 0 ? text.slice(child.startTagEnd, contentEnd(text, child)) : child.text.trim();
+    const value = child.children.length > 0 ? text.slice(child.startTagEnd, contentEnd(text, child)) : trimXmlSpace(child.text);
     const seen = fields.get(child.name);
     fields.set(child.name, seen === undefined ? value : `${seen}; ${value}`);
   }
@@ -124,7 +124,7 @@ export function buildGoFansGame(text: string, root: XmlElement, version: GoFansV
   }
 
   return {
-    publisher: publisherElement.text.trim(),
+    publisher: collapseXmlSpace(publisherElement.text),
     version,
     boardSize,
     komiText,

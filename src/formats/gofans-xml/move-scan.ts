@@ -2,7 +2,7 @@ import type { ReadLimits } from '../limits.js';
 import { pliesExceeded, variationDepthExceeded } from '../limits.js';
 import { locate } from '../text.js';
 import { isGoFansVersion, versionTraits } from './schemas.js';
-import { decodeEntities } from './xml-tree.js';
+import { collapseXmlSpace, decodeEntities } from './xml-tree.js';
 
 /*
  * The cheap look at a GoFans document taken before any validator or tree is built: one pass over the
@@ -76,8 +76,8 @@ export function checkGoFansBounds(text: string, limits: ReadLimits): void {
         collecting = -1;
         // Publisher and Version are xs:token: blanks collapse and trim.
         if (stack[0].children === 2) {
-          const publisher = heads[0].replace(/\s+/g, ' ').trim();
-          const version = heads[1].replace(/\s+/g, ' ').trim();
+          const publisher = collapseXmlSpace(heads[0]);
+          const version = collapseXmlSpace(heads[1]);
           if (publisher !== 'GoFans' || !isGoFansVersion(version)) return;
           nested = versionTraits(version).nested;
         }

@@ -46,7 +46,19 @@ export function childElements(element: XmlElement, name: string): XmlElement[] {
   return element.children.filter((child) => child.name === name);
 }
 
-const NAME_END = /[\s/>=]/;
+// XML's white space is these four characters only; JavaScript's \s also matches U+FEFF and others,
+// which XML allows inside names (a name may start with U+FEFF).
+const NAME_END = /[ \t\r\n/>=]/;
+
+/** Trims XML white space (space, tab, CR, LF) only. */
+export function trimXmlSpace(value: string): string {
+  return value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+}
+
+/** The xs:token normalisation: XML white space runs collapse to one space, then trimmed. */
+export function collapseXmlSpace(value: string): string {
+  return trimXmlSpace(value.replace(/[ \t\r\n]+/g, ' '));
+}
 
 /** Parses the document element. Throws a plain Error on input libxml2 would not have accepted. */
 export function parseXmlTree(text: string): XmlElement {
@@ -73,7 +85,7 @@ export function parseXmlTree(text: string): XmlElement {
     } else if (text.startsWith('</', i)) {
       const close = expectIndex(text, '>', i);
       const element = stack.pop();
-      const name = text.slice(i + 2, close).trim();
+      const name = trimXmlSpace(text.slice(i + 2, close));
       if (!element || element.name !== name) throw new Error(`unexpected end tag </${name}> at offset ${i}`);
       element.end = close + 1;
       i = close + 1;
