@@ -1,0 +1,238 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/**
+ * The built server (`node dist/src/main.js`, what `npm start` runs; `npm test` builds it first) as a
+ * separate process, killed and restarted on the same data: on the embedded database in a temporary
+ * DATA_DIR, or — when TABULA_TEST_DATABASE_URL names a server — on a PostgreSQL database created here
+ * and dropped at the end.
+ */
+const MAIN = new URL('../../dist/src/main.js', import.meta.url).pathname;
+const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
+
+interface Ending {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** A clean shutdown on SIGTERM: exit code 0, or SIGTERM raised again once the shutdown hooks have run. */
+const cleanly = (ending: Ending | undefined) => ending !== undefined && (ending.code === 0 || (ending.code === null && ending.signal === 'SIGTERM'));
+
+interface RunningServer {
+  readonly process: ChildProcess;
+  readonly baseUrl: string;
+  output(): string;
+  /** Resolves with how the process ended. */
+  readonly exited: Promise<Ending>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Spawns the server with `settings` (over a clean environment) without waiting for it. */
+function spawnServer(settings: Record<string, string>, port = 0): Omit<RunningServer, 'baseUrl'> {
+  const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, DATA_DIR: undefined, API_KEYS: undefined };
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<Ending>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { process: child, output: () => output, exited };
+}
+
+/** Spawns the server and waits until /health answers 200. */
+async function startServer(settings: Record<string, string>): Promise<RunningServer> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does)`);
+  const port = await freePort();
+  const server = spawnServer(settings, port);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let ending: Ending | undefined;
+  void server.exited.then((how) => (ending = how));
+  for (;;) {
+    if (ending) throw new Error(`the server exited (${ending.code ?? ending.signal}) before answering:\n${server.output()}`);
+    try {
+      if ((await fetch(`${baseUrl}/health`)).status === 200) return { ...server, baseUrl };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function stop(server: RunningServer | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<Ending | undefined> {
+  if (!server) return undefined;
+  if (server.process.exitCode === null && server.process.signalCode === null) server.process.kill(signal);
+  return server.exited;
+}
+
+/** Where the data lives: a DATA_DIR, or a database of its own on the PostgreSQL server. */
+async function createStore(): Promise<{ settings: Record<string, string>; remove(): Promise<void> }> {
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tabula-crash-'));
+    return { settings: { DATA_DIR: dataDir }, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `tabula_test_crash_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { settings: { DATABASE_URL: url.toString() }, remove: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
+/** Real game files: GoFans XML (indexed), BARS and Dots server records, and SGF files (kept as text). */
+const REAL_FILES: { name: string; bytes: Buffer }[] = [
+  'gofans-examples/ex_1.1.xml',
+  'gofans-examples/ex_1.2.xml',
+  'gofans-examples/ex_2.1.xml',
+  'gofans-examples/ex_2.2.xml',
+  '../e2e/fixtures/demonstration.bars',
+  '../e2e/fixtures/board-state.204',
+  'realdata/dots/bartek-d-kropla/zagram318442.sgf',
+  'realdata/go/gnugo_regression_games/strategy38.sgf',
+].map((path) => ({ name: path.split('/').pop()!, bytes: fixture(path) }));
+
+interface Acknowledged {
+  readonly name: string;
+  readonly bytes: Buffer;
+  readonly id: number;
+}
+
+describe('the built server killed in the middle of uploads', () => {
+  const CLIENTS = 4;
+  /** Acknowledged uploads after which the server is killed, while every client still has one in flight. */
+  const KILL_AFTER = 60;
+  let store: Awaited<ReturnType<typeof createStore>>;
+  let server: RunningServer | undefined;
+
+  beforeAll(async () => {
+    store = await createStore();
+  });
+  afterAll(async () => {
+    await stop(server, 'SIGKILL');
+    await store?.remove();
+  });
+
+  it(`keeps every upload it acknowledged, byte for byte, under the same id (${serverUrl ? 'PostgreSQL server' : 'embedded database'})`, async () => {
+    server = await startServer(store.settings);
+    const running = server;
+    const acknowledged: Acknowledged[] = [];
+    let killed = false;
+    const run = randomBytes(6).toString('hex');
+
+    const client = async (c: number) => {
+      // Each client starts with its share of the real files, then sends distinct text files.
+      const files = [
+        ...REAL_FILES.filter((_, i) => i % CLIENTS === c),
+        ...Array.from({ length: 500 }, (_, i) => {
+          const name = `client-${c}-${i}.txt`;
+          return { name, bytes: Buffer.from(`crash test ${run}: client ${c}, upload ${i}\n${'x'.repeat((i * 37) % 900)}\n`) };
+        }),
+      ];
+      for (const file of files) {
+        let answer: Response;
+        try {
+          answer = await fetch(`${running.baseUrl}/games?filename=${encodeURIComponent(file.name)}`, {
+            method: 'POST',
+            body: file.bytes,
+            headers: { 'Content-Type': 'text/plain' },
+          });
+        } catch {
+          return; // the server is gone
+        }
+        const body = await answer.text().catch(() => undefined);
+        if ((answer.status === 201 || answer.status === 200) && body !== undefined) {
+          acknowledged.push({ ...file, id: (JSON.parse(body) as { id: number }).id });
+          if (acknowledged.length >= KILL_AFTER && !killed) {
+            killed = true;
+            running.process.kill('SIGKILL');
+          }
+        } else if (killed || answer.status >= 500) {
+          return;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+    expect(killed).toBe(true);
+    expect(await running.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    // The real files go first, so some of them were acknowledged, and indexed or kept.
+    expect(acknowledged.filter((file) => !file.name.startsWith('client-')).length).toBeGreaterThan(0);
+
+    server = await startServer(store.settings);
+    const restarted = server;
+    const missing: string[] = [];
+    for (const file of acknowledged) {
+      const raw = await fetch(`${restarted.baseUrl}/games/${file.id}/raw`);
+      const bytes = Buffer.from(await raw.arrayBuffer());
+      if (raw.status !== 200 || !bytes.equals(file.bytes)) missing.push(`${file.name} as game ${file.id}: ${raw.status}, ${bytes.length} bytes`);
+    }
+    expect(missing).toEqual([]);
+    // Uploading the same bytes again finds the same game: the index on their hash survived too.
+    for (const file of acknowledged.slice(0, 12)) {
+      const again = await fetch(`${restarted.baseUrl}/games`, { method: 'POST', body: file.bytes, headers: { 'Content-Type': 'text/plain' } });
+      expect({ name: file.name, status: again.status, id: ((await again.json()) as { id: number }).id }).toEqual({ name: file.name, status: 200, id: file.id });
+    }
+    const ending = await stop(restarted);
+    expect(cleanly(ending)).toBe(true);
+  });
+});
+
+(serverUrl ? describe.skip : describe)('one server per DATA_DIR (embedded database)', () => {
+  let dataDir: string;
+  let owner: RunningServer | undefined;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'tabula-owner-'));
+  });
+  afterAll(async () => {
+    await stop(owner, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('recovers a stale lock, refuses a second server naming the directory, lock file and owner, and releases the lock on shutdown', async () => {
+    const lockFile = join(dataDir, 'tabula.lock');
+    const dead = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    await new Promise((resolve) => dead.once('exit', resolve));
+    writeFileSync(lockFile, `${dead.pid}\n`);
+
+    owner = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    expect(owner.output()).toContain(`recovered a stale lock ${lockFile} (pid ${dead.pid} is not running)`);
+    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(owner.process.pid));
+
+    const second = spawnServer({ DATA_DIR: dataDir });
+    const { code } = await second.exited;
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(second.output()).toContain(`DATA_DIR ${dataDir} is in use by another Tabula process (pid ${owner.process.pid}, lock file ${lockFile})`);
+
+    // The owner is unharmed and still serves.
+    expect((await fetch(`${owner.baseUrl}/health`)).status).toBe(200);
+    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(owner.process.pid));
+
+    const ending = await stop(owner);
+    expect(cleanly(ending)).toBe(true);
+    expect(existsSync(lockFile)).toBe(false);
+    expect(existsSync(join(dataDir, 'socket', '.s.PGSQL.5432'))).toBe(false);
+  });
+});
