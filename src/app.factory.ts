@@ -21,6 +21,8 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
     // Uploads are read raw by the games controller: no parser may consume or reshape them.
     bodyParser: false,
     preview: options.preview,
+    // Keep-alive connections must not hold a shutdown open.
+    forceCloseConnections: true,
     logger: new NestPinoLogger(logger),
   });
   app.set('query parser', 'simple');

@@ -21,7 +21,7 @@ export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL' | 'LOG_FORMAT'>
     sync: true,
     destination: output,
     translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
-    ignore: 'pid,hostname,req,res,responseTime,context',
+    ignore: 'pid,hostname,req,res,responseTime,context,requestId',
     messageFormat: (log: Record<string, unknown>, messageKey: string) =>
       log.context ? `[${String(log.context)}] ${String(log[messageKey])}` : String(log[messageKey]),
     singleLine: true,
@@ -54,7 +54,7 @@ export function accessLog(logger: Pino) {
     customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: (request, response, milliseconds) => `${accessLine(request, response, milliseconds)} [${String(request.id)}]`,
     customErrorMessage: (request, response) => `${accessLine(request, response, 0)} [${String(request.id)}] (the connection failed)`,
-    customAttributeKeys: { reqId: 'requestId' },
+    customProps: (request) => ({ requestId: String(request.id) }),
     serializers: {
       req: (request: { method?: string; url?: string; remoteAddress?: string }) => ({ method: request.method, url: request.url, remoteAddress: request.remoteAddress }),
       res: (response: { statusCode?: number; headers?: Record<string, unknown> }) => ({ statusCode: response.statusCode, bytes: response.headers?.['content-length'] }),
