@@ -4,6 +4,8 @@ import { run as checkers } from './checkers.js';
 import { run as dots } from './dots.js';
 import { run as go } from './go.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
+import { run as load } from './load.js';
+import { run as rss } from './rss.js';
 
 /**
  * Runs the benchmarks and prints their figures: `npm run bench [name…]` with names from the table
@@ -15,6 +17,8 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   checkers,
   'peg-solitaire': pegSolitaire,
   archive,
+  rss,
+  load,
 };
 
 const wanted = process.argv.slice(2);

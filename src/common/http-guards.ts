@@ -51,7 +51,7 @@ export function guardHttpServer(server: Server, config: AppConfig, logger: Pino)
   server.headersTimeout = config.HEADERS_TIMEOUT_MS;
   server.requestTimeout = config.REQUEST_TIMEOUT_MS;
   // Node enforces both timeouts on a timer that runs every 30 s by default.
-  server.connectionsCheckingInterval = Math.min(1000, config.HEADERS_TIMEOUT_MS);
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(1000, config.HEADERS_TIMEOUT_MS);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();

@@ -73,6 +73,6 @@ async function createTestDatabase(options: DatabaseOptions): Promise<{ url: stri
 }
 
 /** A raw-body upload through fetch, for what the generated client deliberately hides (headers, bytes). */
-export async function post(archive: TestArchive, path: string, body: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${archive.baseUrl}${path}`, { method: 'POST', body, headers });
+export async function post(archive: TestArchive, path: string, body: BodyInit | Buffer, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${archive.baseUrl}${path}`, { method: 'POST', body: Buffer.isBuffer(body) ? new Uint8Array(body) : body, headers });
 }

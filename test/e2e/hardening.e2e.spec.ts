@@ -115,7 +115,7 @@ describe('hardening: honest answers to odd and hostile requests', () => {
       ['no-break and ideographic spaces', Buffer.from('\u00a0\u3000\n')],
     ])('refuses an upload of %s with 422 upload.empty and stores nothing', async (_name, bytes) => {
       const before = await count();
-      const response = await post(archive, '/games', bytes);
+      const response = await post(archive, '/games', new Uint8Array(bytes));
       expect(response.status).toBe(422);
       expect(await problemOf(response)).toMatchObject({ code: 'upload.empty' });
       expect(await count()).toBe(before);

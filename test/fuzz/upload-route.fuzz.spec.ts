@@ -31,7 +31,7 @@ describe('POST /games under fuzzing', () => {
         const query = new URLSearchParams();
         if (formatName !== undefined) query.set('format', formatName);
         if (name !== undefined) query.set('filename', name);
-        const response = await post(archive, `/games?${query}`, bytes, { 'Content-Type': type });
+        const response = await post(archive, `/games?${query}`, new Uint8Array(bytes), { 'Content-Type': type });
         expect(response.status).toBeLessThan(500);
         if (response.status >= 400) {
           expect(response.headers.get('content-type')).toContain('application/problem+json');

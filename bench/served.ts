@@ -1,0 +1,104 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The built server (`node dist/src/main.js`, what `npm start` runs) in a process of its own, for benchmarks. */
+export interface ServedArchive {
+  readonly baseUrl: string;
+  readonly process: ChildProcess;
+  /** Milliseconds from spawn to the first healthy answer. */
+  readonly startMs: number;
+  stop(): Promise<void>;
+}
+
+export interface Memory {
+  /** VmRSS in MB. */
+  readonly rss: number;
+  /** VmHWM, the peak RSS so far, in MB. */
+  readonly peak: number;
+}
+
+const MAIN = new URL('../src/main.js', import.meta.url).pathname;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Starts the built server on a fresh temporary DATA_DIR (embedded database) unless `env` names a
+ * DATABASE_URL, and waits until it answers /health. Loopback is exempt from the rate limits.
+ */
+export async function serveArchive(env: Record<string, string> = {}, nodeArgs: readonly string[] = []): Promise<ServedArchive> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tabula-bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const healthy = await fetch(`${baseUrl}/health`).then((answer) => answer.status === 200, () => false);
+    if (healthy) break;
+    await sleep(100);
+  }
+  return {
+    baseUrl,
+    process: child,
+    startMs: performance.now() - started,
+    async stop() {
+      await stopProcess(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a database of its own on the server named by a URL, and drops it again. */
+export async function withScratchDatabase<T>(serverUrl: string, prefix: string, use: (url: string) => Promise<T>): Promise<T> {
+  const { default: pg } = await import('pg');
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  await admin(`CREATE DATABASE ${name}`);
+  try {
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return await use(url.toString());
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
