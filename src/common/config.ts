@@ -24,7 +24,8 @@ function BooleanSetting(fallback: boolean): PropertyDecorator {
   };
 }
 
-const CORES = availableParallelism();
+/** Analysis threads by default: one core is left to the event loop (and the embedded database, which runs on it). */
+const ANALYSIS_THREADS_DEFAULT = Math.max(1, availableParallelism() - 1);
 
 /**
  * The service's settings, read from the environment once at boot. A bad value stops the
@@ -69,9 +70,9 @@ export class AppConfig {
   @IntSetting(15_000, 100)
   ANALYSIS_TIMEOUT_MS = 15_000;
 
-  /** Analysis threads; by default one per core. */
-  @IntSetting(CORES, 1, 256)
-  ANALYSIS_THREADS = CORES;
+  /** Analysis threads; by default one per core but one. */
+  @IntSetting(ANALYSIS_THREADS_DEFAULT, 1, 256)
+  ANALYSIS_THREADS = ANALYSIS_THREADS_DEFAULT;
 
   /** Uploads that may wait for an analysis thread; past that, 503 with Retry-After. */
   @IntSetting(16, 0, 100_000)
