@@ -43,7 +43,7 @@ async function freePort(): Promise<number> {
 function spawnServer(settings: Record<string, string>, port = 0): Omit<RunningServer, 'baseUrl'> {
   const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, DATA_DIR: undefined, API_KEYS: undefined };
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...settings },
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
