@@ -24,9 +24,27 @@ export const WASM_PAGE_BYTES = 65_536;
 
 type ModuleFactory = (options: Record<string, unknown>) => Promise<unknown>;
 
+/**
+ * The parts of the WebAssembly API used here. TypeScript declares them only with the DOM library,
+ * which the build leaves out (the server has no DOM).
+ */
+type WasmModule = { readonly __brand: 'WebAssembly.Module' };
+type WasmMemory = { readonly buffer: ArrayBuffer };
+type WasmInstance = { readonly exports: Record<string, unknown> };
+type WasmImports = Record<string, Record<string, unknown>>;
+const Wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Module: new (bytes: Uint8Array) => WasmModule;
+      Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+      instantiate(module: WasmModule, imports: WasmImports): Promise<WasmInstance>;
+    };
+  }
+).WebAssembly;
+
 interface Program {
   readonly factory: ModuleFactory;
-  readonly compiled: WebAssembly.Module;
+  readonly compiled: WasmModule;
 }
 
 let program: Program | undefined;
@@ -50,7 +68,7 @@ function loadProgram(): Program {
   evaluate(module, module.exports, ownRequire, programPath, dirname(programPath), ownProcess);
   const factory = module.exports as ModuleFactory;
   if (typeof factory !== 'function') throw new Error(`xmllint-wasm: ${programPath} exports no module factory`);
-  const compiled = new WebAssembly.Module(readFileSync(join(dirname(programPath), 'xmllint.wasm')));
+  const compiled = new Wasm.Module(readFileSync(join(dirname(programPath), 'xmllint.wasm')));
   program = { factory, compiled };
   return program;
 }
@@ -75,9 +93,9 @@ export function runXmllint(files: readonly XmllintFile[], args: readonly string[
       settled = true;
       reject(new Error(`xmllint could not run: ${String(reason)}${stderr ? ` (${stderr.trim().split('\n')[0].slice(0, 200)})` : ''}`));
     };
-    let wasmMemory: WebAssembly.Memory;
+    let wasmMemory: WasmMemory;
     try {
-      wasmMemory = new WebAssembly.Memory({ initial: memory.initialPages, maximum: memory.maxPages });
+      wasmMemory = new Wasm.Memory({ initial: memory.initialPages, maximum: memory.maxPages });
     } catch (error) {
       fail(error);
       return;
@@ -92,8 +110,8 @@ export function runXmllint(files: readonly XmllintFile[], args: readonly string[
       onExit: exit,
       onAbort: (reason: unknown) => fail(`aborted: ${String(reason)}`),
       wasmMemory,
-      instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-        WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled), fail);
+      instantiateWasm(imports: WasmImports, done: (instance: WasmInstance, module: WasmModule) => void) {
+        Wasm.instantiate(compiled, imports).then((instance) => done(instance, compiled), fail);
         return {};
       },
     }).catch(fail);
