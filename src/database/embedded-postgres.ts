@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -57,10 +57,7 @@ export class EmbeddedPostgres {
   static async start(dataDir: string): Promise<EmbeddedPostgres> {
     const inMemory = dataDir === 'memory://';
     const location = inMemory ? undefined : resolve(dataDir, 'pgdata');
-    if (location) {
-      mkdirSync(location, { recursive: true });
-      if (!existsSync(join(location, 'PG_VERSION'))) await initializeDataDirectory(location);
-    }
+    if (location && !existsSync(join(location, 'PG_VERSION'))) await initializeDataDirectory(location);
 
     const preferred = inMemory ? undefined : resolve(dataDir, 'socket');
     const usePreferred = preferred !== undefined && fitsSocketPath(preferred);
@@ -124,24 +121,35 @@ const run = promisify(execFile);
  * Creates a new data directory (initdb) in a short-lived child process, then fsyncs its files.
  * In this process, initdb's WebAssembly instance would leave ~300 MB resident for the process's
  * lifetime (WebAssembly memory never shrinks, and closing PGlite does not give it back).
+ * It is built beside `location` and renamed into place, so an interrupted start leaves no
+ * half-made data directory behind (the next start builds it again).
  */
 async function initializeDataDirectory(location: string): Promise<void> {
+  if (existsSync(location) && readdirSync(location).length > 0) {
+    throw new Error(`${location} is not empty but holds no PostgreSQL data directory (no PG_VERSION); move it away or choose another DATA_DIR`);
+  }
+  const building = `${location}.initdb`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true });
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const script = `const { PGlite } = require(${JSON.stringify(pglite)});
 PGlite.create(process.argv[1]).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1); });`;
   try {
-    await run(process.execPath, ['-e', script, location], { maxBuffer: 16 * 1024 * 1024 });
+    await run(process.execPath, ['-e', script, building], { maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
     throw new Error(`could not initialise the embedded database in ${location}${stderr ? `: ${stderr}` : ''}`, { cause: error });
   }
   // PGlite runs initdb with fsync off, and NODEFS could not have fsynced anyway (see DurableNodeFS).
-  fsyncTree(location);
+  fsyncTree(building);
+  rmSync(location, { recursive: true, force: true }); // an empty directory, checked above
+  renameSync(building, location);
+  fsyncTree(dirname(location), false);
 }
 
-function fsyncTree(path: string): void {
+function fsyncTree(path: string, recursive = true): void {
   if (lstatSync(path).isDirectory()) {
-    for (const name of readdirSync(path)) fsyncTree(join(path, name));
+    if (recursive) for (const name of readdirSync(path)) fsyncTree(join(path, name));
   } else if (!lstatSync(path).isFile()) {
     return;
   }

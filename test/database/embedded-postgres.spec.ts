@@ -45,9 +45,13 @@ describe('EmbeddedPostgres', () => {
 
   it('serves DATA_DIR on an owner-only Unix socket inside DATA_DIR, with fsync on, and opens no TCP port', async () => {
     const dataDir = join(root, 'data');
-    // A socket file left by a process that was killed must not stop the start.
+    // A socket file left by a process that was killed must not stop the start, nor a data directory
+    // whose initialisation was interrupted (it is built beside pgdata and renamed into place).
     mkdirSync(join(dataDir, 'socket'), { recursive: true, mode: 0o755 });
     writeFileSync(join(dataDir, 'socket', '.s.PGSQL.5432'), '');
+    mkdirSync(join(dataDir, 'pgdata'));
+    mkdirSync(join(dataDir, 'pgdata.initdb'));
+    writeFileSync(join(dataDir, 'pgdata.initdb', 'half-written'), '');
     const listenersBefore = listeningTcpInodesOfThisProcess();
 
     const embedded = await EmbeddedPostgres.start(dataDir);
@@ -85,6 +89,15 @@ describe('EmbeddedPostgres', () => {
     }
     expect(existsSync(join(dataDir, 'socket', '.s.PGSQL.5432'))).toBe(false);
     expect(existsSync(join(dataDir, 'pgdata', 'PG_VERSION'))).toBe(true);
+    expect(readdirSync(dataDir).sort()).toEqual(['pgdata', 'socket']);
+  });
+
+  it('refuses a pgdata folder that holds files but no PostgreSQL data directory, and leaves it alone', async () => {
+    const dataDir = join(root, 'data');
+    mkdirSync(join(dataDir, 'pgdata'), { recursive: true });
+    writeFileSync(join(dataDir, 'pgdata', 'notes.txt'), 'mine');
+    await expect(EmbeddedPostgres.start(dataDir)).rejects.toThrow(`${join(dataDir, 'pgdata')} is not empty but holds no PostgreSQL data directory`);
+    expect(readdirSync(join(dataDir, 'pgdata'))).toEqual(['notes.txt']);
   });
 
   it('puts the socket in a fresh private temporary directory when DATA_DIR is too long for a socket path, and removes it on stop', async () => {

@@ -155,7 +155,7 @@ describe('the built server killed in the middle of uploads', () => {
         try {
           answer = await fetch(`${running.baseUrl}/games?filename=${encodeURIComponent(file.name)}`, {
             method: 'POST',
-            body: file.bytes,
+            body: new Uint8Array(file.bytes),
             headers: { 'Content-Type': 'text/plain' },
           });
         } catch {
@@ -190,7 +190,7 @@ describe('the built server killed in the middle of uploads', () => {
     expect(missing).toEqual([]);
     // Uploading the same bytes again finds the same game: the index on their hash survived too.
     for (const file of acknowledged.slice(0, 12)) {
-      const again = await fetch(`${restarted.baseUrl}/games`, { method: 'POST', body: file.bytes, headers: { 'Content-Type': 'text/plain' } });
+      const again = await fetch(`${restarted.baseUrl}/games`, { method: 'POST', body: new Uint8Array(file.bytes), headers: { 'Content-Type': 'text/plain' } });
       expect({ name: file.name, status: again.status, id: ((await again.json()) as { id: number }).id }).toEqual({ name: file.name, status: 200, id: file.id });
     }
     const ending = await stop(restarted);
