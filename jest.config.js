@@ -21,4 +21,6 @@ export default {
     ],
   },
   testTimeout: 60000,
+  // Most end-to-end time is spent waiting on servers and databases: use every core, not all but one.
+  maxWorkers: '100%',
 };
