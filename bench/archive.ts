@@ -39,7 +39,7 @@ export async function run(): Promise<void> {
 }
 
 async function benchArchive(label: string, settings: Record<string, string>): Promise<void> {
-  const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', ...settings }));
+  const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings }));
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   try {

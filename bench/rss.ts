@@ -1,51 +1,19 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { Memory, memoryOf, serveArchive, sleep, stopProcess } from './served.js';
 
 /**
  * Resident memory of the built server (`node dist/src/main.js`) on the embedded database in a
  * temporary DATA_DIR: idle after start, right after 1,000 uploads of small distinct files, and idle
- * again 10 s later, beside a bare `node -e` process measured in the same run. Goal: ≤ 250 MB idle.
+ * again 40 s later (idle analysis threads end after 30 s), beside a bare `node -e` process measured
+ * in the same run. Goal: ≤ 250 MB idle.
  *
  * BENCH_SERVER_NODE_ARGS adds Node options to the server's command line (e.g. `--max-semi-space-size=1`)
  * to try knobs without changing the code.
  */
 const UPLOADS = 1000;
 const CLIENTS = 4;
-const IDLE_AFTER_MS = 10_000;
-const MAIN = new URL('../src/main.js', import.meta.url).pathname;
-
-interface Memory {
-  /** VmRSS in MB. */
-  readonly rss: number;
-  /** VmHWM, the peak RSS so far, in MB. */
-  readonly peak: number;
-}
-
-function memoryOf(pid: number): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
+const IDLE_AFTER_MS = 40_000;
 
 const fixture = (path: string) => readFileSync(new URL(`../../test/fixtures/${path}`, import.meta.url), 'utf8');
 const GOFANS = fixture('gofans-examples/ex_2.2.xml');
@@ -68,23 +36,12 @@ function upload(index: number): string {
 
 export async function run(): Promise<void> {
   const baseline = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  const dataDir = mkdtempSync(join(tmpdir(), 'tabula-rss-'));
-  const port = await freePort();
   const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
-  const server = spawn(process.execPath, [...serverArgs, MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const served = await serveArchive({}, serverArgs);
+  const server = served.process;
+  const baseUrl = served.baseUrl;
   try {
-    const started = performance.now();
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-      const healthy = await fetch(`${baseUrl}/health`).then((answer) => answer.status === 200, () => false);
-      if (healthy) break;
-      await sleep(100);
-    }
-    const startMs = performance.now() - started;
+    const startMs = served.startMs;
     await sleep(2000);
     const rows: [string, Memory, Memory][] = [[`idle after start (${(startMs / 1000).toFixed(1)} s to start)`, memoryOf(server.pid!), memoryOf(baseline.pid!)]];
 
@@ -116,8 +73,7 @@ export async function run(): Promise<void> {
     const idle = rows[rows.length - 1][1].rss;
     console.log(`rss: idle ${idle.toFixed(0)} MB against a goal of ≤ 250 MB: ${idle <= 250 ? 'met' : 'NOT met'}`);
   } finally {
-    await stop(server);
-    await stop(baseline);
-    rmSync(dataDir, { recursive: true, force: true });
+    await served.stop();
+    await stopProcess(baseline);
   }
 }

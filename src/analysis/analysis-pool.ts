@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ProblemException } from '../common/problem-codes.js';
 import { FormatError } from '../formats/errors.js';
@@ -26,11 +27,19 @@ export interface AnalysisPoolOptions {
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
 const BUSY_RETRY_AFTER_S = 2;
 
+/** Time a fresh thread may take to load the plugins before its analysis starts, beyond the limit. */
+const THREAD_START_ALLOWANCE_MS = 30_000;
+
+/** Idle threads end after this long; the archive idles without any. */
+const IDLE_THREAD_MS = 30_000;
+
 /**
  * Runs format plugins on worker threads (piscina), so no upload can hold the event loop: at most
  * `threads` analyses run at once, `queue` more wait, and each running one is stopped after
- * `timeoutMs` by ending its thread (piscina starts a fresh one). The timer starts when the
- * analysis gets a thread, not while it waits, so a busy archive never blames a file for the queue.
+ * `timeoutMs` by ending its thread (piscina starts a fresh one when needed). The timer starts when
+ * the thread begins the analysis — not while it waits in the queue or a fresh thread loads the
+ * plugins — so neither a busy archive nor a cold start is blamed on a file. Idle threads end after
+ * 30 s, so an idle archive holds no analysis memory.
  */
 export class AnalysisPool {
   private readonly piscina: Piscina<AnalysisTask, ReadReply | RegenerateReply>;
@@ -40,9 +49,9 @@ export class AnalysisPool {
   constructor(private readonly options: AnalysisPoolOptions) {
     this.piscina = new Piscina({
       filename: pathToFileURL(workerFile()).href,
-      minThreads: 1,
+      minThreads: 0,
       maxThreads: options.threads,
-      idleTimeout: 30_000,
+      idleTimeout: IDLE_THREAD_MS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
     });
   }
@@ -83,11 +92,21 @@ export class AnalysisPool {
 
   private async run(task: AnalysisTask): Promise<ReadReply | RegenerateReply> {
     await this.acquire();
+    // The thread says when it begins; only then does the analysis's own clock start.
+    const { port1: began, port2: beginning } = new MessageChannel();
+    const stop = new AbortController();
+    let clock: NodeJS.Timeout | undefined;
+    began.once('message', () => {
+      clock = setTimeout(() => stop.abort(), this.options.timeoutMs);
+    });
+    const signal = AbortSignal.any([stop.signal, AbortSignal.timeout(this.options.timeoutMs + THREAD_START_ALLOWANCE_MS)]);
     try {
-      return await this.piscina.run(task, { signal: AbortSignal.timeout(this.options.timeoutMs) });
+      return await this.piscina.run({ ...task, began: beginning }, { signal, transferList: [beginning] });
     } catch (error) {
       throw this.explain(error);
     } finally {
+      clearTimeout(clock);
+      began.close();
       this.release();
     }
   }

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { SourceCharset } from '../formats/encoding.js';
 import type { FormatErrorCode, FormatIssue } from '../formats/errors.js';
 import type { ReadLimits } from '../formats/limits.js';
@@ -8,6 +9,8 @@ import type { GameRecord, RegeneratedFile } from '../formats/plugin.js';
  * thread boundary by structured clone (Buffers arrive as Uint8Arrays, errors as data).
  */
 interface FileTask {
+  /** Told when the thread begins the analysis: the time limit runs from then. */
+  readonly began?: MessagePort;
   readonly bytes: Uint8Array;
   readonly filename?: string;
   readonly mediaType?: string;

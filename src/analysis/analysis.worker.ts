@@ -11,6 +11,8 @@ import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from '
 const reader = new FormatReader(FORMAT_PLUGINS);
 
 export default async function analyse(task: AnalysisTask): Promise<ReadReply | RegenerateReply> {
+  task.began?.postMessage('began');
+  task.began?.close();
   const file = {
     bytes: Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength),
     filename: task.filename,

@@ -4,8 +4,9 @@
  * too many connections. Such failures are the service's, temporary, and answered 503.
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOENT']);
-// SQLSTATE classes 08 (connection exception) and 57P0x (operator intervention), 53300 (too many connections).
-const SQLSTATE = /^(08...|57P0[1-4]|53300)$/;
+// SQLSTATE classes 08 (connection exception) and 57P0x (operator intervention), 53300 (too many
+// connections), 57014 (a statement cancelled, as by statement_timeout).
+const SQLSTATE = /^(08...|57P0[1-4]|53300|57014)$/;
 const MESSAGES = [
   /Connection terminated/i,
   /timeout exceeded when trying to connect/i,
