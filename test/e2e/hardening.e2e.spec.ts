@@ -258,6 +258,29 @@ describe('hardening: rate limits', () => {
   });
 });
 
+describe('hardening: request timeouts', () => {
+  let archive: TestArchive;
+
+  beforeAll(async () => {
+    archive = await startArchive({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000' });
+  });
+  afterAll(async () => {
+    await archive.close();
+  });
+
+  it('answers a body that never arrives whole with 408 problem+json', async () => {
+    const answer = await rawExchange(archive.baseUrl, 'POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nonly part');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(answer)).toMatchObject({ status: 408, code: 'request.timeout' });
+  });
+
+  it('answers headers that never end with 408 problem+json', async () => {
+    const answer = await rawExchange(archive.baseUrl, 'GET /health HTTP/1.1\r\nHost: x\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(answer)).toMatchObject({ code: 'request.timeout' });
+  });
+});
+
 describe('hardening: an API_KEYS value with no key refuses to boot', () => {
   it('names the variable', async () => {
     await expect(startArchive({ API_KEYS: ' , ' })).rejects.toThrow(/API_KEYS/);
