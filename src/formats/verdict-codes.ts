@@ -1,0 +1,74 @@
+/**
+ * The stable, machine-readable codes a verdict's problems carry (`Problem.code`). Three kinds, told
+ * apart by the part before the dot:
+ *
+ * - `<family>.<rule>` (`go.`, `dots.`, `checkers.`, `peg.`): an illegal move; the verdict is not
+ *   `legal`. The rule part is the rules engine's own reason code, taken from the engine's list, so
+ *   the two cannot drift apart.
+ * - `cache.<value>`: a value the file caches disagrees with the one the replay regenerates; the
+ *   verdict is not `consistent`. One code per kind of cached value, shared by every format that
+ *   caches it.
+ * - `note.<what>`: worth knowing, but neither flag changes (a broken convention, moves left unread).
+ *
+ * Codes are never renamed or removed; new ones are added at the end of their group.
+ */
+import { CHECKERS_ILLEGAL } from '../rules/checkers/illegal.js';
+import { DOTS_ILLEGAL } from '../rules/dots/illegal.js';
+import { GO_ILLEGAL } from '../rules/go/illegal.js';
+import { PEG_ILLEGAL } from '../rules/peg-solitaire/illegal.js';
+
+/** The prefix of each family's illegal-move codes. */
+export const ILLEGAL_MOVE_PREFIXES = { go: 'go', dots: 'dots', checkers: 'checkers', 'peg-solitaire': 'peg' } as const;
+
+function prefixed<P extends string, C extends string>(prefix: P, codes: readonly C[]): `${P}.${C}`[] {
+  return codes.map((code) => `${prefix}.${code}` as `${P}.${C}`);
+}
+
+export const GO_PROBLEM_CODES = prefixed('go', GO_ILLEGAL);
+export const DOTS_PROBLEM_CODES = prefixed('dots', DOTS_ILLEGAL);
+export const CHECKERS_PROBLEM_CODES = prefixed('checkers', CHECKERS_ILLEGAL);
+export const PEG_PROBLEM_CODES = prefixed('peg', PEG_ILLEGAL);
+
+/**
+ * Cached values a file holds and the replay regenerates:
+ * - `cache.points`: a player's points or score (GoFans `points`, a VK record's score, Dots server `SCR`);
+ * - `cache.removes`: the stones a move takes off (GoFans 2.x `<removes>`);
+ * - `cache.surrounds`: the surrounds a move makes or a board shows (VK surround records, Dots server
+ *   points marked surrounded);
+ * - `cache.pieces`: which piece a move's number names and whether it is captured (BARS piece codes
+ *   and capture flags).
+ */
+export const CACHE_PROBLEM_CODES = ['cache.points', 'cache.removes', 'cache.surrounds', 'cache.pieces'] as const;
+
+/**
+ * Remarks that change neither flag:
+ * - `note.resigned_without_pass`: a player marked resigned whose last move is not the pass the
+ *   format writes for a resignation (GoFans);
+ * - `note.not_replayed`: moves after an illegal move that were not replayed, the position being
+ *   unknown from there on (BARS).
+ */
+export const NOTE_PROBLEM_CODES = ['note.resigned_without_pass', 'note.not_replayed'] as const;
+
+export type IllegalMoveCode =
+  | (typeof GO_PROBLEM_CODES)[number]
+  | (typeof DOTS_PROBLEM_CODES)[number]
+  | (typeof CHECKERS_PROBLEM_CODES)[number]
+  | (typeof PEG_PROBLEM_CODES)[number];
+export type CacheProblemCode = (typeof CACHE_PROBLEM_CODES)[number];
+export type NoteProblemCode = (typeof NOTE_PROBLEM_CODES)[number];
+
+export type VerdictProblemCode = IllegalMoveCode | CacheProblemCode | NoteProblemCode;
+
+/** Every code a verdict problem may carry, grouped: illegal moves by family, then cache, then notes. */
+export const VERDICT_PROBLEM_CODES: readonly VerdictProblemCode[] = Object.freeze([
+  ...GO_PROBLEM_CODES,
+  ...DOTS_PROBLEM_CODES,
+  ...CHECKERS_PROBLEM_CODES,
+  ...PEG_PROBLEM_CODES,
+  ...CACHE_PROBLEM_CODES,
+  ...NOTE_PROBLEM_CODES,
+]);
+
+export function isVerdictProblemCode(value: string): value is VerdictProblemCode {
+  return (VERDICT_PROBLEM_CODES as readonly string[]).includes(value);
+}
