@@ -8,7 +8,7 @@
  *
  * Quiet moves
  * - `must_capture`: a quiet move while the side to move has a capture (capturing is mandatory);
- * - `several_destinations`: a quiet move with more than one destination;
+ * - `several_destinations`: a quiet move that does not name exactly one destination;
  * - `not_diagonal`: the squares of a step or jump are not on one diagonal;
  * - `occupied`: the destination or landing square holds a piece;
  * - `blocked`: a king's quiet move passes over a piece;
@@ -27,7 +27,9 @@
  * - `king_landing`: a king lands where its capture cannot continue although another landing
  *   beyond the same piece would let it continue;
  * - `must_continue`: the capture stops while the piece can still capture;
- * - `no_such_capture`: no legal capture sequence has these landings (no more precise rule found).
+ * - `no_such_capture`: no legal capture sequence has these landings and no more precise rule above
+ *   was found broken. A fallback so that a refusal always has a code: a capture that passes every
+ *   check above is one the move generator makes, so this is not expected to be reached.
  */
 export const CHECKERS_ILLEGAL = [
   'game_over',

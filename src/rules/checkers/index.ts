@@ -1,4 +1,5 @@
 /** Russian checkers: a pure rules engine (no I/O), used by the BARS format plugin and the PDN test converter. */
+export * from './illegal.js';
 export * from './squares.js';
 export * from './pieces.js';
 export * from './position.js';

@@ -2,6 +2,8 @@ import { BORDER, DotsBoard, EMPTY } from './board.js';
 import { Cell, DotsField } from './field.js';
 import { ClosedRegion, RegionScanner } from './regions.js';
 import { SurroundShape } from './surround-shape.js';
+import type { Refused } from '../refusal.js';
+import type { DotsIllegal } from './illegal.js';
 
 export interface DotsRules {
   readonly width: number;
@@ -28,11 +30,12 @@ export interface Surround {
   readonly deferred: boolean;
 }
 
-export type IllegalReason = 'off the field' | 'occupied' | 'inside a surrounded area';
+/** Why a dot cannot be placed: one of {@link DOTS_ILLEGAL}. */
+export type IllegalReason = DotsIllegal;
 
 export type PlayOutcome =
   | { readonly legal: true; readonly player: number; readonly surrounds: readonly Surround[]; readonly scores: readonly number[] }
-  | { readonly legal: false; readonly player: number; readonly reason: IllegalReason; readonly scores: readonly number[] };
+  | (Refused<DotsIllegal> & { readonly player: number; readonly scores: readonly number[] });
 
 const NO_SURROUNDS: readonly Surround[] = Object.freeze([]);
 
@@ -138,11 +141,11 @@ export class DotsGame {
   }
 
   /** Why a dot at (row, col) would be illegal now, or null. */
-  illegality(row: number, col: number): IllegalReason | null {
-    if (!this.field.contains(row, col)) return 'off the field';
+  illegality(row: number, col: number): DotsIllegal | null {
+    if (!this.field.contains(row, col)) return 'off_board';
     const p = this.field.point(row, col);
     if (this.board.owner[p] !== EMPTY) return 'occupied';
-    if (this.board.captor[p] !== 0) return 'inside a surrounded area';
+    if (this.board.captor[p] !== 0) return 'inside_surround';
     return null;
   }
 

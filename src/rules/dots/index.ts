@@ -1,3 +1,5 @@
+export { DOTS_ILLEGAL } from './illegal.js';
+export type { DotsIllegal } from './illegal.js';
 export { DotsField, MAX_SIDE, MIN_SIDE } from './field.js';
 export type { Cell } from './field.js';
 export { DotsBoard, BORDER, EMPTY } from './board.js';

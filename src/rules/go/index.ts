@@ -1,3 +1,4 @@
+export * from './illegal.js';
 export * from './types.js';
 export { GoPosition } from './position.js';
 export { areaScore } from './scoring.js';

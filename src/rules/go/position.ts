@@ -83,7 +83,7 @@ export class GoPosition {
   }
 
   play(stone: Stone, x: number, y: number): MoveOutcome {
-    if (!this.isOnBoard(x, y)) return { legal: false, reason: 'off-board' };
+    if (!this.isOnBoard(x, y)) return { legal: false, reason: 'off_board' };
     const cells = this.cells;
     const point = y * this.size + x;
     if (cells[point] !== EMPTY) return { legal: false, reason: 'occupied' };

@@ -1,3 +1,6 @@
+import type { Refused } from '../refusal.js';
+import type { GoIllegal } from './illegal.js';
+
 /** Stone colours as stored on the board; 0 is an empty point. Small integers keep the board a typed array. */
 export const EMPTY = 0;
 export const BLACK = 1;
@@ -16,8 +19,8 @@ export function stoneName(stone: Stone): 'black' | 'white' {
   return stone === BLACK ? 'black' : 'white';
 }
 
-/** Why a move cannot be played. */
-export type IllegalReason = 'off-board' | 'occupied' | 'suicide' | 'ko';
+/** Why a move cannot be played: one of {@link GO_ILLEGAL}. */
+export type IllegalReason = GoIllegal;
 
 /**
  * The outcome of one move. Points are indices `y * size + x`; `captured` lists the opponent's
@@ -25,7 +28,7 @@ export type IllegalReason = 'off-board' | 'occupied' | 'suicide' | 'ko';
  */
 export type MoveOutcome =
   | { readonly legal: true; readonly captured: readonly number[] }
-  | { readonly legal: false; readonly reason: IllegalReason };
+  | Refused<GoIllegal>;
 
 export interface AreaScore {
   /** Black stones on the board plus empty points reached only by black. */

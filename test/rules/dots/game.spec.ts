@@ -1,5 +1,5 @@
-import { DotsGame } from '../../../src/rules/dots/index.js';
-import { newGame, pairs, setUp, surroundsOf } from './helpers.js';
+import { DOTS_ILLEGAL, DotsGame, DotsIllegal } from '../../../src/rules/dots/index.js';
+import { RC, newGame, pairs, setUp, surroundsOf } from './helpers.js';
 
 // Cells are 0-based [row, col]; rows grow downwards. Red is seat 0, blue seat 1.
 
@@ -118,8 +118,8 @@ describe('empty points and listing order', () => {
     setUp(game, 1, [[2, 2]]);
     setUp(game, 0, [[1, 2], [1, 3], [3, 2], [3, 3], [2, 1]]);
     surroundsOf(game.place(0, 2, 4));
-    expect(game.illegality(2, 3)).toBe('inside a surrounded area');
-    expect(game.place(1, 2, 3)).toMatchObject({ legal: false, reason: 'inside a surrounded area' });
+    expect(game.illegality(2, 3)).toBe('inside_surround');
+    expect(game.place(1, 2, 3)).toMatchObject({ legal: false, reason: 'inside_surround' });
   });
 });
 
@@ -314,8 +314,8 @@ describe('turn order', () => {
     game.play(1, 1);
     expect(game.play(1, 1)).toMatchObject({ legal: false, player: 1, reason: 'occupied' });
     expect(game.toMove).toBe(0);
-    expect(game.play(5, 0)).toMatchObject({ legal: false, reason: 'off the field' });
-    expect(game.play(-1, 0)).toMatchObject({ legal: false, reason: 'off the field' });
+    expect(game.play(5, 0)).toMatchObject({ legal: false, reason: 'off_board' });
+    expect(game.play(-1, 0)).toMatchObject({ legal: false, reason: 'off_board' });
   });
 });
 
@@ -340,5 +340,40 @@ describe('field sizes', () => {
     setUp(game, 1, [[48, 48]]);
     setUp(game, 0, [[47, 48], [48, 47], [49, 48]]);
     expect(surroundsOf(game.place(0, 48, 49))).toHaveLength(1);
+  });
+});
+
+describe('reason codes', () => {
+  // One hand-made position per rule of DOTS_ILLEGAL, on a 5x5 field (rows and columns 0..4).
+  const cases: Record<DotsIllegal, { setup: (game: DotsGame) => void; seat: number; at: RC }> = {
+    // Column 5 is one past the last column.
+    off_board: { setup: () => undefined, seat: 0, at: [2, 5] },
+    // Blue already has a dot on 2,2.
+    occupied: { setup: (game) => setUp(game, 1, [[2, 2]]), seat: 0, at: [2, 2] },
+    // Red surrounds blue 2,2 together with the empty point 2,3 (a 1x2 area): that point becomes
+    // red's area, where blue may not play.
+    inside_surround: {
+      setup: (game) => {
+        setUp(game, 1, [[2, 2]]);
+        setUp(game, 0, [[1, 2], [1, 3], [3, 2], [3, 3], [2, 1]]);
+        // The last wall closes the area {2,2 (blue), 2,3 (empty)}.
+        expect(surroundsOf(game.place(0, 2, 4)).map((s) => pairs(s.empty))).toEqual([[[2, 3]]]);
+      },
+      seat: 1,
+      at: [2, 3],
+    },
+  };
+
+  it('has a case for every code, and no other', () => {
+    expect(Object.keys(cases).sort()).toEqual([...DOTS_ILLEGAL].sort());
+  });
+
+  it.each(Object.entries(cases))('refuses %s with that code, placing nothing', (reason, { setup, seat, at }) => {
+    const game = newGame(5, 5);
+    setup(game);
+    const owners = game.board.owner.slice();
+    expect(game.illegality(at[0], at[1])).toBe(reason);
+    expect(game.place(seat, at[0], at[1])).toMatchObject({ legal: false, player: seat, reason });
+    expect(game.board.owner).toEqual(owners);
   });
 });

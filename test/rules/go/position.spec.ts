@@ -1,4 +1,4 @@
-import { BLACK, GoPosition, MoveOutcome, WHITE } from '../../../src/rules/go/index.js';
+import { BLACK, GO_ILLEGAL, GoIllegal, GoPosition, MoveOutcome, Stone, WHITE } from '../../../src/rules/go/index.js';
 import { fromDiagram, point, toDiagram } from './diagram.js';
 
 function captured(position: GoPosition, outcome: MoveOutcome): string[] {
@@ -49,8 +49,8 @@ describe('GoPosition illegal moves', () => {
   it('refuses an occupied point and a point off the board', () => {
     const position = fromDiagram(['X..', '...', '...']);
     expect(position.play(WHITE, 0, 0)).toEqual({ legal: false, reason: 'occupied' });
-    expect(position.play(WHITE, 3, 0)).toEqual({ legal: false, reason: 'off-board' });
-    expect(position.play(WHITE, -1, 0)).toEqual({ legal: false, reason: 'off-board' });
+    expect(position.play(WHITE, 3, 0)).toEqual({ legal: false, reason: 'off_board' });
+    expect(position.play(WHITE, -1, 0)).toEqual({ legal: false, reason: 'off_board' });
   });
 
   it('refuses single-stone and multi-stone suicide and leaves the board as it was', () => {
@@ -117,6 +117,35 @@ describe('GoPosition board sizes', () => {
     expect(captured(tiny, tiny.play(WHITE, 0, 1))).toEqual(['0,0', '1,0']);
     const large = new GoPosition(25);
     expect(large.play(WHITE, 24, 24).legal).toBe(true);
-    expect(large.play(BLACK, 25, 0)).toEqual({ legal: false, reason: 'off-board' });
+    expect(large.play(BLACK, 25, 0)).toEqual({ legal: false, reason: 'off_board' });
+  });
+});
+
+describe('GoPosition reason codes', () => {
+  // One hand-made position per rule of GO_ILLEGAL: the diagram, any moves played first, and the
+  // move that breaks the rule. The refused move must leave the board as it was.
+  const cases: Record<GoIllegal, { rows: string[]; first?: [Stone, number, number][]; move: [Stone, number, number] }> = {
+    // The board has points 0..2 on each axis: x = 3 is past the right edge.
+    off_board: { rows: ['...', '...', '...'], move: [BLACK, 3, 1] },
+    // A white stone already stands on 1,1.
+    occupied: { rows: ['...', '.O.', '...'], move: [BLACK, 1, 1] },
+    // 2,0 is walled by black 1,0, 3,0 and 2,1 (and the edge); a white stone there takes no black stone
+    // (each of them keeps liberties) and has no liberty of its own.
+    suicide: { rows: ['.X.X.', '..X..', '.....', '.....', '.....'], move: [WHITE, 2, 0] },
+    // White 1,2 takes the lone black stone on 2,2, whose only liberty it was; black retaking on 2,2
+    // at once would take back just that white stone and recreate the previous position.
+    ko: { rows: ['.....', '.XO..', 'X.XO.', '.XO..', '.....'], first: [[WHITE, 1, 2]], move: [BLACK, 2, 2] },
+  };
+
+  it('has a case for every code, and no other', () => {
+    expect(Object.keys(cases).sort()).toEqual([...GO_ILLEGAL].sort());
+  });
+
+  it.each(Object.entries(cases))('refuses %s with that code and changes nothing', (reason, { rows, first = [], move }) => {
+    const position = fromDiagram(rows);
+    for (const [stone, x, y] of first) expect(position.play(stone, x, y).legal).toBe(true);
+    const before = toDiagram(position);
+    expect(position.play(...move)).toEqual({ legal: false, reason });
+    expect(toDiagram(position)).toEqual(before);
   });
 });
