@@ -8,6 +8,7 @@
  */
 
 import type { ReadLimits } from './limits.js';
+import type { VerdictProblemCode } from './verdict-codes.js';
 
 export type Family = 'go' | 'dots' | 'checkers' | 'peg-solitaire';
 
@@ -121,6 +122,8 @@ export interface Verdict {
 }
 
 export interface Problem {
+  /** What kind of problem, stable and machine-readable (see `verdict-codes.ts`): `go.ko`, `cache.points`… */
+  readonly code: VerdictProblemCode;
   /** 1-based ply the problem belongs to; null for the whole file. */
   readonly ply: number | null;
   readonly message: string;

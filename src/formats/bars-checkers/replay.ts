@@ -3,6 +3,8 @@ import { applyMove } from '../../rules/checkers/apply-move.js';
 import { ProposedMove, judgeMove } from '../../rules/checkers/judge-move.js';
 import { Move, moveNotation } from '../../rules/checkers/move.js';
 import { describeGameOver, gameOver } from '../../rules/checkers/outcome.js';
+import { checkersIllegalMove, notReplayedProblem } from '../problems/checkers.js';
+import { byPly, cacheProblem } from '../problems/problem.js';
 import { Colour, Piece, colourOf, isKing, kingOf, promotionRow } from '../../rules/checkers/pieces.js';
 import { Position } from '../../rules/checkers/position.js';
 import { rowOf, squareName } from '../../rules/checkers/squares.js';
@@ -36,6 +38,7 @@ export function replayBars(record: BarsRecord): BarsReplay {
   const promotions: Record<Colour, number> = { white: 0, black: 0 };
   const legalityProblems: Problem[] = [];
   const consistencyProblems: Problem[] = [];
+  const notes: Problem[] = [];
   const replay: ReplayPly[] = [];
   const regenerated: (number[] | null)[] = [];
   let stopped = false;
@@ -50,14 +53,9 @@ export function replayBars(record: BarsRecord): BarsReplay {
     const proposed = proposedMove(written);
     const judgement = judgeMove(position, proposed);
     if (!judgement.legal) {
-      const over = gameOver(position);
-      const reason = over ? `the game is already over (${describeGameOver(over)})` : judgement.reason;
-      legalityProblems.push({ ply, message: `ply ${ply} (${side}): ${reason}` });
+      legalityProblems.push(checkersIllegalMove(judgement, ply, side));
       const rest = record.moves.length - ply;
-      if (rest > 0) {
-        const what = rest === 1 ? `the move after ply ${ply} was` : `the ${rest} moves after ply ${ply} were`;
-        legalityProblems.push({ ply, message: `${what} not replayed` });
-      }
+      if (rest > 0) notes.push(notReplayedProblem(ply, rest));
       stopped = true;
       regenerated.push(null);
       return;
@@ -69,10 +67,13 @@ export function replayBars(record: BarsRecord): BarsReplay {
       const actual = written.numbers[i];
       // The squares already agree (the move was matched by them); the codes and flags are the cache.
       if (actual.piece !== expected.piece || actual.captured !== expected.captured) {
-        consistencyProblems.push({
-          ply,
-          message: `ply ${ply}: ${actual.token.value} says ${describeNumber(actual)}, but it is a ${describeNumber(expected)} (${encodeNumber(expected)})`,
-        });
+        consistencyProblems.push(
+          cacheProblem(
+            'cache.pieces',
+            ply,
+            `ply ${ply}: ${actual.token.value} says ${describeNumber(actual)}, but it is a ${describeNumber(expected)} (${encodeNumber(expected)})`,
+          ),
+        );
       }
     });
     for (const square of move.captured) {
@@ -120,7 +121,7 @@ export function replayBars(record: BarsRecord): BarsReplay {
       verdict: {
         legal: legalityProblems.length === 0,
         consistent: consistencyProblems.length === 0,
-        problems: [...legalityProblems, ...consistencyProblems].sort((a, b) => (a.ply ?? 0) - (b.ply ?? 0)),
+        problems: byPly([...legalityProblems, ...notes, ...consistencyProblems]),
       },
       details,
       replay,

@@ -1,6 +1,7 @@
 import { scorePosition } from '../../rules/dots/index.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
 import { decodeUtf8 } from '../text.js';
+import { boardScoreProblem, unenclosedPointProblem } from '../problems/dots.js';
 import { BoardState, looksLikeBoardState, parseBoardState } from './board-state.js';
 
 export const DOTS_SERVER_204: FormatDescriptor = {
@@ -28,11 +29,11 @@ export const dotsServerPlugin: FormatPlugin = {
     const problems: Problem[] = [];
     state.scores.forEach((declared, seat) => {
       if (declared !== score.points[seat]) {
-        problems.push({ ply: null, message: `SCR gives player ${seat + 1} ${declared}, the board gives ${score.points[seat]}` });
+        problems.push(boardScoreProblem(`player ${seat + 1}`, declared, score.points[seat], 'SCR'));
       }
     });
     for (const cell of score.unenclosed) {
-      problems.push({ ply: null, message: `point ${cell.col},${cell.row} (x,y) is marked surrounded, but no player's live dots enclose it` });
+      problems.push(unenclosedPointProblem(cell.col, cell.row));
     }
     const players: PlayerEntry[] = state.active.map((_, seat) => ({
       seat,

@@ -1,13 +1,8 @@
 import type { GameAnalysis, JsonValue, PlayerEntry, Problem, ReplayPly } from '../plugin.js';
+import { goIllegalMove } from '../problems/go.js';
+import { cacheProblem, noteProblem } from '../problems/problem.js';
 import type { GoFansGame } from './model.js';
 import { GoFansReplay, ReplayedGoFansMove, formatPoint, samePoints } from './replay.js';
-
-const REASONS = {
-  'off-board': 'the point is off the board',
-  occupied: 'the point is occupied',
-  suicide: 'it is suicide (its group would have no liberty)',
-  ko: 'it retakes a ko at once (simple ko)',
-} as const;
 
 /** How the main line ends, as the format defines it. */
 export type GameEnd = 'resignation' | 'two passes' | 'none';
@@ -21,14 +16,17 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
   for (const m of replay.moves) {
     if (m.illegal !== null) {
       legal = false;
-      problems.push({ ply: m.ply, message: `${where(m)}: illegal move, ${REASONS[m.illegal]}` });
+      problems.push(goIllegalMove(m.illegal, m.ply, where(m)));
     }
     if (m.move.removes !== null && !samePoints(m.move.removes, m.removes)) {
       consistent = false;
-      problems.push({
-        ply: m.ply,
-        message: `${where(m)}: the file removes [${m.move.removes.map(formatPoint).join(' ')}], the replay removes [${m.removes.map(formatPoint).join(' ')}]`,
-      });
+      problems.push(
+        cacheProblem(
+          'cache.removes',
+          m.ply,
+          `${where(m)}: the file removes [${m.move.removes.map(formatPoint).join(' ')}], the replay removes [${m.removes.map(formatPoint).join(' ')}]`,
+        ),
+      );
     }
   }
 
@@ -38,10 +36,13 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     // Reported, but neither flag changes: -1 is the value the archive keeps for a resigned player,
     // and the missing formal pass breaks the format's convention, not the rules or a cached value.
     if (last && last.move.point !== null) {
-      problems.push({
-        ply: last.ply,
-        message: `player ${player.id} (${player.name}) is marked resigned (points -1) but their last move, ${where(last)}, is not a pass`,
-      });
+      problems.push(
+        noteProblem(
+          'note.resigned_without_pass',
+          last.ply,
+          `player ${player.id} (${player.name}) is marked resigned (points -1) but their last move, ${where(last)}, is not a pass`,
+        ),
+      );
     }
   }
 
@@ -49,10 +50,13 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     const regenerated = replay.points[seat];
     if (regenerated !== null && Math.abs(regenerated - player.points) > 1e-9) {
       consistent = false;
-      problems.push({
-        ply: null,
-        message: `player ${player.id} (${player.name}): points ${player.pointsText} in the file, ${regenerated} regenerated (${pointsBasis(game, replay, seat)})`,
-      });
+      problems.push(
+        cacheProblem(
+          'cache.points',
+          null,
+          `player ${player.id} (${player.name}): points ${player.pointsText} in the file, ${regenerated} regenerated (${pointsBasis(game, replay, seat)})`,
+        ),
+      );
     }
     return {
       seat,

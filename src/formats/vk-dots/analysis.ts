@@ -3,6 +3,7 @@ import type { CodeToken, WrittenRecord } from './code-parser.js';
 import { cellCode } from './notation.js';
 import type { VkReplay } from './replay.js';
 import type { VkSource } from './source.js';
+import { dotsIllegalMove, surroundRecordProblem } from '../problems/dots.js';
 
 export const COLOURS = ['red', 'blue'] as const;
 
@@ -15,17 +16,12 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
     const who = `${COLOURS[move.seat]} ${move.text}`;
     if (move.illegal !== undefined) {
       legal = false;
-      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): illegal move, ${move.illegal}` });
+      problems.push(dotsIllegalMove(move.illegal, move.ply, who));
     }
-    if (move.written === move.record) continue;
+    const mismatch = surroundRecordProblem(move.ply, who, move.written, move.record);
+    if (mismatch === null) continue;
     consistent = false;
-    if (move.record === '') {
-      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): the file writes the surround record ${move.written} but the move surrounds nothing` });
-    } else if (move.written === '') {
-      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): the move surrounds but the file writes no record (regenerated ${move.record})` });
-    } else {
-      problems.push({ ply: move.ply, message: `ply ${move.ply} (${who}): the file writes the surround record ${move.written}, the replay regenerates ${move.record}` });
-    }
+    problems.push(mismatch);
   }
   const lastWritten = lastRecord(tokens);
   const names = source.kind === 'save' ? [source.red, source.blue] : [null, null];

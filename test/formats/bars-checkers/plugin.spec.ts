@@ -180,7 +180,7 @@ describe('starting boards', () => {
     const analysis = await analyse(`${board([[2, 3, 2], [7, 0, 1]])}\ngo = [[123, 234]]`);
     expect(analysis.details.firstToMove).toBe('black');
     expect(analysis.verdict.legal).toBe(true);
-    expect(analysis.verdict.problems).toEqual([{ ply: 1, message: 'ply 1: 123 says white man on d6, but it is a black man on d6 (223)' }]);
+    expect(analysis.verdict.problems).toEqual([{ code: 'cache.pieces', ply: 1, message: 'ply 1: 123 says white man on d6, but it is a black man on d6 (223)' }]);
   });
 });
 
@@ -190,8 +190,8 @@ describe('verdicts', () => {
     expect(analysis.verdict.legal).toBe(false);
     expect(analysis.verdict.consistent).toBe(true);
     expect(analysis.verdict.problems).toEqual([
-      { ply: 3, message: 'ply 3 (white): capture was mandatory: d4:f6 available' },
-      { ply: 3, message: 'the move after ply 3 was not replayed' },
+      { code: 'checkers.must_capture', ply: 3, message: 'ply 3 (white): capture was mandatory: d4:f6 available' },
+      { code: 'note.not_replayed', ply: 3, message: 'the move after ply 3 was not replayed' },
     ]);
     expect(analysis.replay).toHaveLength(2);
     expect(analysis.moveCount).toBe(4);
@@ -201,14 +201,16 @@ describe('verdicts', () => {
   it('refuses a side moving twice', async () => {
     const analysis = await analyse('go = [[156, 145], [145, 134], [223, 234], [167, 156]]');
     expect(analysis.verdict.problems).toEqual([
-      { ply: 2, message: 'ply 2 (black): f4 holds a white man, but black is to move' },
-      { ply: 2, message: 'the 2 moves after ply 2 were not replayed' },
+      { code: 'checkers.opponent_piece', ply: 2, message: 'ply 2 (black): f4 holds a white man, but black is to move' },
+      { code: 'note.not_replayed', ply: 2, message: 'the 2 moves after ply 2 were not replayed' },
     ]);
   });
 
   it('refuses a move after the game has ended', async () => {
     const analysis = await analyse(`${board([[5, 2, 1], [4, 3, 2]])}\ngo = [[152, 10243, 134], [134, 123]]`);
-    expect(analysis.verdict.problems[0].message).toBe('ply 2 (black): the game is already over (white wins: black has no pieces)');
+    expect(analysis.verdict.problems).toEqual([
+      { code: 'checkers.game_over', ply: 2, message: 'ply 2 (black): the game is already over (white wins: black has no pieces)' },
+    ]);
   });
 
   it('reports codes that disagree with the board as inconsistent, not illegal', async () => {
@@ -217,9 +219,29 @@ describe('verdicts', () => {
     expect(analysis.verdict.legal).toBe(true);
     expect(analysis.verdict.consistent).toBe(false);
     expect(analysis.verdict.problems).toEqual([
-      { ply: 3, message: 'ply 3: 234 says black man on e5, but it is a captured black man on e5 (10234)' },
-      { ply: 7, message: 'ply 7: 105 says white man on f8, but it is a white king on f8 (1105)' },
+      { code: 'cache.pieces', ply: 3, message: 'ply 3: 234 says black man on e5, but it is a captured black man on e5 (10234)' },
+      { code: 'cache.pieces', ply: 7, message: 'ply 7: 105 says white man on f8, but it is a white king on f8 (1105)' },
     ]);
+  });
+
+  it('gives each broken rule its code at its ply', async () => {
+    // Numbers are a b c y x: capture flag, king, colour (1 white, 2 black), row (0 = rank 8), column (0 = file a).
+    const cases: [string, string][] = [
+      // White man d4 (row 4, column 3) steps back to c3 (row 5, column 2); black a7 only stands by.
+      [`${board([[4, 3, 1], [1, 0, 2]])}\ngo = [[143, 152]]`, 'checkers.man_backwards'],
+      // White c3 takes d4 landing on e5, but black f6 (g7 empty behind it) is still to take: the capture must go on.
+      [`${board([[5, 2, 1], [4, 3, 2], [2, 5, 2]])}\ngo = [[152, 10243, 134]]`, 'checkers.must_continue'],
+      // The white king a1 flies over c3 to e5; the record says it captured d4, which is empty.
+      [`${board([[7, 0, 11], [5, 2, 2]])}\ngo = [[1170, 10243, 1134]]`, 'checkers.wrong_captured'],
+    ];
+    for (const [text, code] of cases) {
+      const analysis = await analyse(text);
+      expect({ code, legal: analysis.verdict.legal, problems: analysis.verdict.problems.map((p) => [p.code, p.ply]) }).toEqual({
+        code,
+        legal: false,
+        problems: [[code, 1]],
+      });
+    }
   });
 
   it('gives the result when a side has no move left', async () => {

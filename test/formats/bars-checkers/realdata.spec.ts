@@ -89,14 +89,18 @@ describe('USSR championship games (ussr1947.pdn)', () => {
     const tampered = { ...game, go: [...game.go.slice(0, firstCapture), [encodeQuiet(position, quiet.from), encodeQuiet(position, quiet.from, quiet.landings[0])]] };
     const illegal = await readBack(tampered);
     expect(illegal.verdict.problems).toEqual([
-      { ply: firstCapture + 1, message: `ply ${firstCapture + 1} (${position.toMove}): capture was mandatory: ${game.notation[firstCapture]} available` },
+      {
+        code: 'checkers.must_capture',
+        ply: firstCapture + 1,
+        message: `ply ${firstCapture + 1} (${position.toMove}): capture was mandatory: ${game.notation[firstCapture]} available`,
+      },
     ]);
 
     const unflagged = { ...game, go: game.go.map((numbers, i) => (i === firstCapture ? numbers.map((n, k) => (k === 1 ? n - 10000 : n)) : numbers)) };
     const inconsistent = await readBack(unflagged);
     expect(inconsistent.verdict.legal).toBe(true);
     expect(inconsistent.verdict.problems).toHaveLength(1);
-    expect(inconsistent.verdict.problems[0].ply).toBe(firstCapture + 1);
+    expect(inconsistent.verdict.problems[0]).toMatchObject({ code: 'cache.pieces', ply: firstCapture + 1 });
   });
 
   it('counts the same remaining pieces as the captures the replay reports', async () => {

@@ -41,12 +41,25 @@ describe('Dots server response 204', () => {
     const text = answer('0 3', rows);
     const analysis = (await dotsServerPlugin.read(upload(text), options)).analysis!;
     expect(analysis.verdict.consistent).toBe(false);
-    expect(analysis.verdict.problems.map((p) => p.message)).toEqual([
-      'SCR gives player 1 0, the board gives 1',
-      'SCR gives player 2 3, the board gives 0',
+    expect(analysis.verdict.problems).toEqual([
+      { code: 'cache.points', ply: null, message: 'SCR gives player 1 0, the board gives 1' },
+      { code: 'cache.points', ply: null, message: 'SCR gives player 2 3, the board gives 0' },
     ]);
     const regenerated = await dotsServerPlugin.regenerate(upload(text), options);
     expect(regenerated.content).toBe(answer('1 0', rows));
+  });
+
+  it('reports points marked surrounded that no live dots enclose', async () => {
+    // A captured blue dot (6) at x=2, y=2 and a surrounded empty point (9) at x=3, y=2, with no red
+    // dot anywhere: nothing encloses them, so they score for nobody and SCR 0 0 agrees.
+    const loose = ['000000', '000000', '006900', '000000', '000000'];
+    const analysis = (await dotsServerPlugin.read(upload(answer('0 0', loose)), options)).analysis!;
+    expect(analysis.verdict.legal).toBe(true);
+    expect(analysis.verdict.consistent).toBe(false);
+    expect(analysis.verdict.problems).toEqual([
+      { code: 'cache.surrounds', ply: null, message: "point 2,2 (x,y) is marked surrounded, but no player's live dots enclose it" },
+      { code: 'cache.surrounds', ply: null, message: "point 3,2 (x,y) is marked surrounded, but no player's live dots enclose it" },
+    ]);
   });
 
   it('reads 4 players', async () => {

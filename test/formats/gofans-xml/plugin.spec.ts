@@ -69,7 +69,9 @@ describe('GoFans examples', () => {
       // One stone each on 9x9: every empty point reaches both colours, so white's area is its stone.
       expect(analysis.players.map((p) => p.points)).toEqual([-1, 1]);
       expect(analysis.verdict.consistent).toBe(false);
-      expect(analysis.verdict.problems).toEqual([{ ply: null, message: expect.stringMatching(/player 1 \(Bernd\): points 0 in the file, 1 regenerated/) }]);
+      expect(analysis.verdict.problems).toEqual([
+        { code: 'cache.points', ply: null, message: expect.stringMatching(/player 1 \(Bernd\): points 0 in the file, 1 regenerated/) },
+      ]);
     }
   });
 
@@ -91,7 +93,9 @@ describe('GoFans examples', () => {
       expect(analysis.verdict).toEqual({
         legal: true,
         consistent: true,
-        problems: [{ ply: 3, message: expect.stringMatching(/Anna\) is marked resigned .* ply 3 \(black x=1 y=0\), is not a pass/) }],
+        problems: [
+          { code: 'note.resigned_without_pass', ply: 3, message: expect.stringMatching(/Anna\) is marked resigned .* ply 3 \(black x=1 y=0\), is not a pass/) },
+        ],
       });
     }
   });
@@ -227,8 +231,8 @@ describe('verdicts', () => {
     expect(record.family).toBe('go');
     expect(record.analysis!.verdict.legal).toBe(false);
     expect(record.analysis!.verdict.problems.filter((p) => p.ply !== null)).toEqual([
-      { ply: 2, message: 'ply 2 (white x=2 y=2): illegal move, the point is occupied' },
-      { ply: 3, message: 'ply 3 (white x=5 y=0): illegal move, the point is off the board' },
+      { code: 'go.occupied', ply: 2, message: 'ply 2 (white x=2 y=2): illegal move, the point is occupied' },
+      { code: 'go.off_board', ply: 3, message: 'ply 3 (white x=5 y=0): illegal move, the point is off the board' },
     ]);
   });
 
@@ -241,8 +245,8 @@ describe('verdicts', () => {
     expect(verdict.legal).toBe(true);
     expect(verdict.consistent).toBe(false);
     expect(verdict.problems).toEqual([
-      { ply: 1, message: 'ply 1 (black x=0 y=1): the file removes [3,3], the replay removes []' },
-      { ply: 3, message: 'ply 3 (black x=1 y=0): the file removes [], the replay removes [0,0]' },
+      { code: 'cache.removes', ply: 1, message: 'ply 1 (black x=0 y=1): the file removes [3,3], the replay removes []' },
+      { code: 'cache.removes', ply: 3, message: 'ply 3 (black x=1 y=0): the file removes [], the replay removes [0,0]' },
     ]);
   });
 
@@ -253,8 +257,17 @@ describe('verdicts', () => {
     for (let i = moves.length - 1; i >= 0; i--) tail = { ...moves[i], next: [tail] };
     const verdict = (await read(writeGoFans12(twoPlayers, [tail]))).analysis!.verdict;
     expect(verdict.legal).toBe(false);
-    expect(verdict.problems.filter((p) => /illegal/.test(p.message))).toEqual([
-      { ply: 9, message: 'variation 1, ply 9 (black x=2 y=2): illegal move, it retakes a ko at once (simple ko)' },
+    expect(verdict.problems.filter((p) => p.code.startsWith('go.'))).toEqual([
+      { code: 'go.ko', ply: 9, message: 'variation 1, ply 9 (black x=2 y=2): illegal move, it retakes a ko at once (simple ko)' },
+    ]);
+  });
+
+  it('a suicide is go.suicide at its ply', async () => {
+    // Black walls the corner point 0,0 with 1,0 and 0,1; white playing 0,0 takes nothing and has no liberty.
+    const verdict = (await read(writeGoFans11(twoPlayers, [b(1, 0), w(4, 4), b(0, 1), w(0, 0)]))).analysis!.verdict;
+    expect(verdict.legal).toBe(false);
+    expect(verdict.problems.filter((p) => p.code.startsWith('go.'))).toEqual([
+      { code: 'go.suicide', ply: 4, message: 'ply 4 (white x=0 y=0): illegal move, it is suicide (its group would have no liberty)' },
     ]);
   });
 

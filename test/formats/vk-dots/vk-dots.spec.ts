@@ -99,43 +99,52 @@ describe('the seed examples', () => {
 
 describe('verdicts', () => {
   it('names the move whose written record differs from the regenerated one', async () => {
+    // Only the score at the end of the record is wrong (blue has 1, not 2): the cached points.
     const analysis = (await read(withCode(fullCode.replace('#c7b8a7b6#b7##0@1#', '#c7b8a7b6#b7##0@2#')))).analysis!;
     expect(analysis.verdict.legal).toBe(true);
     expect(analysis.verdict.consistent).toBe(false);
     expect(analysis.verdict.problems).toHaveLength(1);
-    expect(analysis.verdict.problems[0].ply).toBe(10);
+    expect(analysis.verdict.problems[0]).toMatchObject({ code: 'cache.points', ply: 10 });
     expect(analysis.verdict.problems[0].message).toContain('c7');
+    expect(analysis.verdict.problems[0].message).toContain('0@2');
     // The regenerated file repairs it.
     expect(await regenerate(withCode(fullCode.replace('0@1#', '0@2#')))).toBe(fullGame.toString('utf8'));
   });
 
+  it('reports a record whose captured dots differ as a wrong surround', async () => {
+    // The record names b8 as the captured dot; the replay captures b7 (the score agrees).
+    const analysis = (await read(withCode(fullCode.replace('#c7b8a7b6#b7##0@1#', '#c7b8a7b6#b8##0@1#')))).analysis!;
+    expect(analysis.verdict.problems.map((p) => [p.code, p.ply])).toEqual([['cache.surrounds', 10]]);
+    expect(analysis.verdict.problems[0].message).toContain('the replay regenerates #c7b8a7b6#b7##0@1#');
+  });
+
   it('reports a surround the file does not record, and a record for a move that surrounds nothing', async () => {
     const missing = (await read(withCode(fullCode.replace('#c7b8a7b6#b7##0@1#', '')))).analysis!;
-    expect(missing.verdict.problems.map((p) => p.ply)).toEqual([10]);
+    expect(missing.verdict.problems.map((p) => [p.code, p.ply])).toEqual([['cache.surrounds', 10]]);
     expect(missing.verdict.problems[0].message).toContain('writes no record');
     const extra = (await read('b7a6#a5#b7##0@0#')).analysis!;
     expect(extra.verdict.consistent).toBe(false);
-    expect(extra.verdict.problems[0]).toMatchObject({ ply: 2 });
+    expect(extra.verdict.problems[0]).toMatchObject({ code: 'cache.surrounds', ply: 2 });
     expect(extra.verdict.problems[0].message).toContain('surrounds nothing');
   });
 
   it('marks a move onto an occupied point as illegal', async () => {
     const analysis = (await read(withCode(fullCode + 'b7'))).analysis!;
     expect(analysis.verdict.legal).toBe(false);
-    expect(analysis.verdict.problems).toEqual([{ ply: analysis.moveCount, message: expect.stringContaining('occupied') }]);
+    expect(analysis.verdict.problems).toEqual([{ code: 'dots.occupied', ply: analysis.moveCount, message: expect.stringContaining('occupied') }]);
   });
 
   it('marks a move into a surrounded area as illegal', async () => {
     // The record …b4#d3d4c5b4a3b2c2#b3c3#c4#5@17# made c4 an empty point of blue's area.
     const analysis = (await read(withCode(fullCode + 'c4'))).analysis!;
     expect(analysis.verdict.legal).toBe(false);
-    expect(analysis.verdict.problems[0].message).toContain('inside a surrounded area');
+    expect(analysis.verdict.problems).toEqual([{ code: 'dots.inside_surround', ply: analysis.moveCount, message: expect.stringContaining('inside a surrounded area') }]);
   });
 
   it('marks a move off the field (coordinate 0) as illegal, not malformed', async () => {
     const analysis = (await read('b7a6a0')).analysis!;
     expect(analysis.verdict.legal).toBe(false);
-    expect(analysis.verdict.problems).toEqual([{ ply: 3, message: expect.stringContaining('off the field') }]);
+    expect(analysis.verdict.problems).toEqual([{ code: 'dots.off_board', ply: 3, message: expect.stringContaining('off the field') }]);
   });
 });
 

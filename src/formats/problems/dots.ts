@@ -1,0 +1,51 @@
+import type { DotsIllegal } from '../../rules/dots/illegal.js';
+import type { Problem } from '../plugin.js';
+import { cacheProblem } from './problem.js';
+
+/** Each Dots rule in words; typed by the engine's list, so a new code cannot go without its text. */
+const DOTS_RULE_TEXT: Readonly<Record<DotsIllegal, string>> = {
+  off_board: 'off the field',
+  occupied: 'occupied',
+  inside_surround: 'inside a surrounded area',
+};
+
+/** An illegal dot; `who` names the move in the format's words (`red 3b`). */
+export function dotsIllegalMove(reason: DotsIllegal, ply: number, who: string): Problem {
+  return { code: `dots.${reason}`, ply, message: `ply ${ply} (${who}): illegal move, ${DOTS_RULE_TEXT[reason]}` };
+}
+
+/**
+ * A move's written surround record against the regenerated one (both in the VK record syntax
+ * `#chains#captured#empty#first@second#`, '' for none), or null when they agree. When only the
+ * score at the end differs, the cached points are wrong (`cache.points`); otherwise the surrounds
+ * (`cache.surrounds`).
+ */
+export function surroundRecordProblem(ply: number, who: string, written: string, regenerated: string): Problem | null {
+  if (written === regenerated) return null;
+  const at = `ply ${ply} (${who})`;
+  if (regenerated === '') return cacheProblem('cache.surrounds', ply, `${at}: the file writes the surround record ${written} but the move surrounds nothing`);
+  if (written === '') return cacheProblem('cache.surrounds', ply, `${at}: the move surrounds but the file writes no record (regenerated ${regenerated})`);
+  if (withoutScore(written) === withoutScore(regenerated)) {
+    return cacheProblem('cache.points', ply, `${at}: the surround record ${written} gives the score ${scoreOf(written)}, the replay ${scoreOf(regenerated)}`);
+  }
+  return cacheProblem('cache.surrounds', ply, `${at}: the file writes the surround record ${written}, the replay regenerates ${regenerated}`);
+}
+
+/** `#chain#captured#empty#` of a record, without its score. */
+function withoutScore(record: string): string {
+  return record.slice(0, record.lastIndexOf('#', record.length - 2) + 1);
+}
+
+function scoreOf(record: string): string {
+  return record.slice(record.lastIndexOf('#', record.length - 2) + 1, -1);
+}
+
+/** A player's cached score on a board against the score the board itself gives. */
+export function boardScoreProblem(player: string, declared: number, regenerated: number, source: string): Problem {
+  return cacheProblem('cache.points', null, `${source} gives ${player} ${declared}, the board gives ${regenerated}`);
+}
+
+/** A point a board marks as surrounded (a captured dot or surrounded empty point) that no live dots enclose. */
+export function unenclosedPointProblem(col: number, row: number): Problem {
+  return cacheProblem('cache.surrounds', null, `point ${col},${row} (x,y) is marked surrounded, but no player's live dots enclose it`);
+}
