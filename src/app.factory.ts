@@ -4,6 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
+import { conditionalRequests } from './common/conditional-requests.js';
 import type { AppConfig } from './common/config.js';
 import { guardHttpServer, rateLimits } from './common/http-guards.js';
 import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
@@ -32,6 +33,7 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
   app.use(accessLog(logger));
   for (const limiter of rateLimits(config)) app.use(limiter);
   app.use(refuseControlCharacters);
+  app.use(conditionalRequests);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();

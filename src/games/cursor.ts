@@ -1,12 +1,67 @@
 import { ProblemException } from '../common/problem-codes.js';
+import { controlCharacterIn } from '../common/text-parameters.middleware.js';
+import { FAMILIES } from '../formats/plugin.js';
+import type { Family } from '../formats/plugin.js';
 
-/** Search cursors are opaque to clients; inside they hold the last id of the page. */
-export function encodeCursor(lastId: number): string {
-  return Buffer.from(`g:${lastId}`).toString('base64url');
+/** What a search filters on; a cursor carries these so that following `next` alone continues the search. */
+export interface SearchFilters {
+  readonly player?: string;
+  readonly publisher?: string;
+  readonly version?: string;
+  readonly family?: Family;
+  readonly consistent?: boolean;
+  readonly uploadedFrom?: string;
+  readonly uploadedTo?: string;
 }
 
-export function decodeCursor(cursor: string): number {
-  const match = /^g:([1-9][0-9]{0,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
-  return Number(match[1]);
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'consistent', 'uploadedFrom', 'uploadedTo'] as const;
+
+/** Search cursors are opaque to clients; inside they hold the last id of the page and the search's filters. */
+export function encodeCursor(lastId: number, filters: SearchFilters): string {
+  const f = Object.fromEntries(FILTER_KEYS.filter((key) => filters[key] !== undefined).map((key) => [key, filters[key]]));
+  return Buffer.from(JSON.stringify({ v: 1, after: lastId, f })).toString('base64url');
+}
+
+/**
+ * The filters and position of a search: the query's own, or, with a cursor, the cursor's. A filter
+ * sent beside a cursor must agree with the one the cursor carries (400 naming the mismatch).
+ */
+export function resolveSearch(query: SearchFilters & { cursor?: string }): { filters: SearchFilters; afterId?: number } {
+  const given = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]])) as SearchFilters;
+  if (query.cursor === undefined) return { filters: given };
+  const { after, filters } = decodeCursor(query.cursor);
+  const mismatches = FILTER_KEYS.filter((key) => given[key] !== undefined && given[key] !== filters[key]).map(
+    (key) => `${key}=${String(given[key])} (the cursor's search has ${filters[key] === undefined ? `no ${key}` : `${key}=${String(filters[key])}`})`,
+  );
+  if (mismatches.length > 0) {
+    throw new ProblemException(400, 'request.invalid', `the cursor belongs to another search: ${mismatches.join('; ')}. Send the cursor alone to continue its search`);
+  }
+  return { filters, afterId: after };
+}
+
+function decodeCursor(cursor: string): { after: number; filters: SearchFilters } {
+  const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const { v, after, f } = (decoded ?? {}) as { v?: unknown; after?: unknown; f?: unknown };
+  if (v !== 1 || !Number.isSafeInteger(after) || (after as number) < 1 || typeof f !== 'object' || f === null || Array.isArray(f)) throw invalid();
+  const filters: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(f)) {
+    if (!(FILTER_KEYS as readonly string[]).includes(key)) throw invalid();
+    const ok =
+      key === 'consistent'
+        ? typeof value === 'boolean'
+        : key === 'family'
+          ? (FAMILIES as readonly unknown[]).includes(value)
+          : key === 'uploadedFrom' || key === 'uploadedTo'
+            ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
+            : typeof value === 'string' && value.length > 0 && value.length <= 200 && controlCharacterIn(value) === undefined;
+    if (!ok) throw invalid();
+    filters[key] = value;
+  }
+  return { after: after as number, filters: filters as SearchFilters };
 }

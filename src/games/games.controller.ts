@@ -6,15 +6,16 @@ import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiHeader,
   ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiResponse,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiKeyGuard } from '../common/api-key.guard.js';
+import { matchesEtag } from '../common/conditional-requests.js';
 import { AppConfig } from '../common/config.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { GameDto, GamePageDto } from './dto/game.dto.js';
@@ -27,6 +28,12 @@ import { GamesService } from './games.service.js';
 import { receiveUpload } from './upload-body.js';
 
 const binary = { type: 'string', format: 'binary' } as const;
+/** The media types game files are uploaded and served with (any other type is accepted too). */
+const GAME_FILE_TYPES = ['application/octet-stream', 'application/xml', 'text/plain'] as const;
+const gameFile = Object.fromEntries(GAME_FILE_TYPES.map((type) => [type, { schema: binary }]));
+const header = (description: string) => ({ description, required: true, schema: { type: 'string' } });
+const LOCATION = { Location: header('The path of the game, `/games/{id}`.') };
+const DOWNLOAD_HEADERS = { 'Content-Disposition': header('`attachment` with the file name.') };
 const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetailsDto' } } };
 
 /** The `{id}` of every game route: decimal digits of a positive 64-bit integer; anything else is a 400. */
@@ -52,20 +59,22 @@ export class GamesController {
     operationId: 'uploadGame',
     summary: 'Upload a game file',
     description:
-      'The raw bytes as the body (any content type), or multipart/form-data with the field `file`. ' +
+      'The raw bytes as the body (any content type: the ones listed, or any other, are kept with the file), or ' +
+      'multipart/form-data with the one field `file` (its file name, UTF-8, is kept). ' +
       'The same bytes uploaded again answer 200 with the game already stored.',
     requestBody: {
       required: true,
       content: {
-        'application/octet-stream': { schema: binary },
+        ...gameFile,
         'multipart/form-data': {
-          schema: { type: 'object', required: ['file'], properties: { file: binary } },
+          schema: { type: 'object', required: ['file'], additionalProperties: false, properties: { file: binary } },
+          encoding: { file: { contentType: `${GAME_FILE_TYPES.join(', ')}, */*` } },
         },
       },
     },
   })
-  @ApiResponse({ status: 201, type: GameDto, description: 'Stored; `Location` names the new game.' })
-  @ApiResponse({ status: 200, type: GameDto, description: 'These bytes were stored before: the existing game.' })
+  @ApiResponse({ status: 201, type: GameDto, description: 'Stored; `Location` names the new game.', headers: LOCATION })
+  @ApiResponse({ status: 200, type: GameDto, description: 'These bytes were stored before: the existing game.', headers: LOCATION })
   @ApiResponse({ status: 400, description: 'Bad query or multipart form.', content: problem })
   @ApiResponse({ status: 413, description: 'Larger than MAX_UPLOAD_BYTES.', content: problem })
   @ApiResponse({ status: 415, description: 'Binary content no format reads.', content: problem })
@@ -86,8 +95,10 @@ export class GamesController {
   @ApiOperation({ operationId: 'searchGames', summary: 'Search the archive, newest first' })
   @ApiOkResponse({ type: GamePageDto })
   @ApiResponse({ status: 400, description: 'Unknown parameter, bad value or bad cursor.', content: problem })
-  search(@Query() query: SearchGamesQuery): Promise<GamePageDto> {
-    return this.games.search(query);
+  async search(@Query() query: SearchGamesQuery, @Res({ passthrough: true }) response: Response): Promise<GamePageDto> {
+    const page = await this.games.search(query);
+    if (page.next !== null) response.setHeader('Link', nextLink(page.next, query.limit));
+    return page;
   }
 
   @Get(':id')
@@ -102,9 +113,19 @@ export class GamesController {
   @Get(':id/raw')
   @GameIdParam()
   @ApiOperation({ operationId: 'downloadGame', summary: 'The uploaded bytes, unchanged' })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'Exactly the uploaded bytes, with the uploaded media type; ETag is the SHA-256.', schema: binary })
-  @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag.' })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client has: 304 when it matches.' })
+  @ApiOkResponse({
+    description:
+      'Exactly the uploaded bytes, with the uploaded media type (or the format\'s, when the upload\'s said nothing); ' +
+      'any other type an uploader sent is served as sent.',
+    content: { ...gameFile, '*/*': { schema: binary } },
+    headers: {
+      ...DOWNLOAD_HEADERS,
+      ETag: header('The SHA-256 of the bytes, quoted.'),
+      'Cache-Control': header('`public, max-age=31536000, immutable`: the bytes of a game never change.'),
+    },
+  })
+  @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag.', headers: { ETag: header('The SHA-256 of the bytes, quoted.') } })
   @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
   async raw(
     @Param('id', GameIdPipe) id: GameId,
@@ -131,8 +152,7 @@ export class GamesController {
     operationId: 'regenerateGame',
     summary: 'The record re-written in its own format with every cached result regenerated by replay',
   })
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'The regenerated file.', schema: binary })
+  @ApiOkResponse({ description: 'The regenerated file, in the media type of its format.', content: gameFile, headers: DOWNLOAD_HEADERS })
   @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
   @ApiConflictResponse({ content: problem, description: 'The game is stored but not indexed.' })
   async regenerated(@Param('id', GameIdPipe) id: GameId, @Res() response: Response): Promise<void> {
@@ -165,7 +185,9 @@ export class GamesController {
   }
 }
 
-function matchesEtag(header: string, etag: string): boolean {
-  return header.trim() === '*' || header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+/** RFC 8288 link to the next page: the cursor alone carries the search. */
+function nextLink(cursor: string, limit: number | undefined): string {
+  return `</games?cursor=${cursor}${limit === undefined ? '' : `&limit=${limit}`}>; rel="next"`;
 }
+
 

@@ -5,7 +5,7 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { encodeCursor, resolveSearch } from './cursor.js';
 import type { GameDto, GamePageDto } from './dto/game.dto.js';
 import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
@@ -91,23 +91,20 @@ export class GamesService {
 
   async search(query: SearchGamesQuery): Promise<GamePageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const { filters, afterId } = resolveSearch(query);
     const rows = await this.games.search(
       {
-        player: query.player,
-        publisher: query.publisher,
-        version: query.version,
-        family: query.family,
-        consistent: query.consistent,
-        uploadedFrom: query.uploadedFrom === undefined ? undefined : new Date(query.uploadedFrom),
-        uploadedTo: query.uploadedTo === undefined ? undefined : new Date(query.uploadedTo),
-        beforeId: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+        ...filters,
+        uploadedFrom: filters.uploadedFrom === undefined ? undefined : new Date(filters.uploadedFrom),
+        uploadedTo: filters.uploadedTo === undefined ? undefined : new Date(filters.uploadedTo),
+        beforeId: afterId,
       },
       limit + 1,
     );
     const page = rows.slice(0, limit);
     return {
       items: page.map(toGameSummaryDto),
-      next: rows.length > limit ? encodeCursor(page[page.length - 1].id) : null,
+      next: rows.length > limit ? encodeCursor(page[page.length - 1].id, filters) : null,
     };
   }
 

@@ -1,13 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ProblemException } from '../common/problem-codes.js';
 import { DATABASE_RETRY_AFTER_S } from '../common/problem-details.filter.js';
 
 export class HealthDto {
-  /** `ok` when the database answers. */
-  status: string;
+  /** `ok`: the service runs and its database answers. */
+  @ApiProperty({ enum: ['ok'] })
+  status: 'ok';
 }
 
 @ApiTags('health')
@@ -18,7 +19,12 @@ export class HealthController {
   @Get()
   @ApiOperation({ operationId: 'health', summary: 'Liveness and readiness: the service runs and its database answers' })
   @ApiOkResponse({ type: HealthDto })
-  @ApiResponse({ status: 503, description: 'The database does not answer.' })
+  @ApiResponse({
+    status: 503,
+    description: 'The database does not answer (`service.unavailable`).',
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetailsDto' } } },
+    headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } as never },
+  })
   async check(): Promise<HealthDto> {
     try {
       await this.dataSource.query('SELECT 1');

@@ -1,7 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { toOpenApi31 } from './openapi-31.js';
+import { describeServedBehaviour } from './served-behaviour.js';
 
-/** The OpenAPI description of the running code, with keys sorted so diffs of the committed spec stay small. */
+/**
+ * The OpenAPI 3.1 description of the running code, as served (global headers and answers included),
+ * with keys sorted so diffs of the committed spec stay small.
+ */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Tabula')
@@ -10,12 +15,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'search and download them.',
     )
     .setVersion('0.1.0')
+    .addServer('http://localhost:3000', 'An archive started with npm start')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS (needed for uploads and deletes when set).' })
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,
   });
-  return sortKeys(document) as OpenAPIObject;
+  const described = describeServedBehaviour(toOpenApi31(document as unknown as Record<string, unknown>));
+  return sortKeys(described) as OpenAPIObject;
 }
 
 function sortKeys(value: unknown): unknown {

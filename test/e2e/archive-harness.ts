@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/common/config.js';
 import { createClient } from '../client/generated/client/index.js';
 import type { Client } from '../client/generated/client/index.js';
+import { checkResponsesOf } from './spec-check.js';
 
 /**
  * A running archive for end-to-end tests: on an in-memory embedded PostgreSQL by default, or on a
@@ -39,11 +40,13 @@ export async function startArchive(settings: Record<string, string> = {}, option
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const stopChecking = checkResponsesOf(baseUrl);
   return {
     app,
     baseUrl,
     client: createClient({ baseUrl }),
     async close() {
+      stopChecking();
       await app.close();
       await database?.drop();
     },

@@ -1,9 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FAMILIES } from '../../formats/plugin.js';
+import { VERDICT_PROBLEM_CODES } from '../../formats/verdict-codes.js';
+import type { VerdictProblemCode } from '../../formats/verdict-codes.js';
 import type { Family, JsonValue } from '../../formats/plugin.js';
 
 export class PlayerDto {
   /** 0-based position of the player in the file. */
+  @ApiProperty({ type: 'integer', minimum: 0 })
   seat: number;
   @ApiProperty({ type: String, nullable: true })
   name: string | null;
@@ -19,14 +22,20 @@ export class PlayerDto {
   @ApiProperty({ type: Number, nullable: true })
   points: number | null;
   /** What this player captured in the replay. */
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: 'integer', nullable: true })
   captures: number | null;
 }
 
 export class ProblemDto {
   /** 1-based ply the problem belongs to; null for the whole file. */
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true })
   ply: number | null;
+  @ApiProperty({
+    enum: VERDICT_PROBLEM_CODES,
+    enumName: 'VerdictProblemCode',
+    description: 'Stable and machine-readable: the rule broken (`<family>.<reason>`) or the cached value that disagrees (`cache.*`).',
+  })
+  code: VerdictProblemCode;
   message: string;
 }
 
@@ -41,6 +50,7 @@ export class VerdictDto {
 
 /** A game as listed by search: everything but the Header and Body texts. */
 export class GameSummaryDto {
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1 })
   id: number;
   @ApiProperty({ type: String, nullable: true, description: 'Format publisher written in (or implied by) the file.' })
   publisher: string | null;
@@ -55,6 +65,8 @@ export class GameSummaryDto {
   statusReason: string | null;
   /** SHA-256 of the uploaded bytes, hex; also the ETag of the raw download. */
   sha256: string;
+  /** Bytes uploaded. */
+  @ApiProperty({ type: 'integer', minimum: 1 })
   size: number;
   /**
    * The media type the raw download is served with: as uploaded, unless the upload's type said
@@ -68,7 +80,7 @@ export class GameSummaryDto {
   uploadedAt: string;
   @ApiProperty({ type: [PlayerDto] })
   players: PlayerDto[];
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: 'integer', minimum: 0, nullable: true, description: 'Plies of the main line.' })
   moveCount: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The outcome in words, when the game ended.' })
   result: string | null;
@@ -94,6 +106,10 @@ export class GameDto extends GameSummaryDto {
 export class GamePageDto {
   @ApiProperty({ type: [GameSummaryDto] })
   items: GameSummaryDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` to get the next page; null on the last page.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `cursor` (alone) to get the next page of the same search; null on the last page. Also in the `Link` header.',
+  })
   next: string | null;
 }

@@ -3,8 +3,9 @@ import type { JsonValue } from '../../formats/plugin.js';
 
 export class PlyDto {
   /** 1-based. */
+  @ApiProperty({ type: 'integer', minimum: 1 })
   ply: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'Seat of the player who moved; null for puzzles.' })
+  @ApiProperty({ type: 'integer', minimum: 0, nullable: true, description: 'Seat of the player who moved; null for puzzles.' })
   player: number | null;
   /** The move in the format's notation. */
   move: string;
@@ -19,6 +20,7 @@ export class PlyDto {
 }
 
 export class ReplayDto {
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1 })
   gameId: number;
   @ApiProperty({ type: [PlyDto] })
   plies: PlyDto[];

@@ -33,17 +33,19 @@ export class SearchGamesQuery {
   consistent?: boolean;
 
   /** Uploaded at or after this instant (ISO 8601). */
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
   @IsOptional()
   @IsISO8601({ strict: true })
   uploadedFrom?: string;
 
   /** Uploaded before this instant (ISO 8601). */
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
   @IsOptional()
   @IsISO8601({ strict: true })
   uploadedTo?: string;
 
   /** Page size, 1 to 100 (default 20). */
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -51,7 +53,10 @@ export class SearchGamesQuery {
   @Max(100)
   limit?: number;
 
-  /** The `next` value of the previous page. */
+  /**
+   * The `next` value of the previous page. It carries that search's filters: send it alone; a filter
+   * sent beside it must agree with the cursor's, or the answer is 400.
+   */
   @IsOptional()
   @IsString()
   cursor?: string;

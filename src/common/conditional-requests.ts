@@ -1,0 +1,28 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/** Whether an If-None-Match header names this ETag (weak comparison, `*` matches any). */
+export function matchesEtag(header: string, etag: string): boolean {
+  const bare = etag.replace(/^W\//, '');
+  return header.trim() === '*' || header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare);
+}
+
+/**
+ * Conditional GETs answered by the ETag alone. Express's own freshness test gives up when the request
+ * says `Cache-Control: no-cache`, which every fetch() implementation adds to a request carrying
+ * If-None-Match; that directive is for caches on the way, and the archive, the origin, may still
+ * answer 304 when the tag matches (RFC 9110 §13.1.2, RFC 9111 §5.2.1.4).
+ */
+export function conditionalRequests(request: Request, _response: Response, next: NextFunction): void {
+  Object.defineProperty(request, 'fresh', {
+    configurable: true,
+    get(this: Request): boolean {
+      if (this.method !== 'GET' && this.method !== 'HEAD') return false;
+      const status = this.res?.statusCode ?? 200;
+      if (!((status >= 200 && status < 300) || status === 304)) return false;
+      const etag = this.res?.getHeader('ETag');
+      const header = this.headers['if-none-match'];
+      return typeof header === 'string' && etag !== undefined && matchesEtag(header, String(etag));
+    },
+  });
+  next();
+}

@@ -1,0 +1,91 @@
+/**
+ * What the archive does for every route, added to every operation of the document so that the
+ * description matches what is served: the request id, the rate limits, conditional GETs with ETags,
+ * the HTTP layer's refusals, an unreachable database, and which operations need an API key.
+ */
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetailsDto' } } };
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** Headers served on every answer or on some, shared through `components.headers`. */
+const HEADERS: Record<string, Json> = {
+  'X-Request-Id': {
+    required: true,
+    description: "The id of this request, as in the access log and any problem answer (the client's own X-Request-Id when it sent a plain token).",
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': integerHeader('Requests this client may make in the window (when rate limits are on).'),
+  'RateLimit-Remaining': integerHeader('Requests left in the window.'),
+  'RateLimit-Reset': integerHeader('Seconds until the window resets.'),
+  'Retry-After': { ...integerHeader('Seconds to wait before retrying.'), required: true },
+  ETag: { required: true, description: "The representation's tag; send it as If-None-Match to get 304 while it is unchanged.", schema: { type: 'string' } },
+};
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const EVERY_ANSWER = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** Answers any route can get, shared through `components.responses`. */
+const COMMON_PROBLEMS: Record<string, [string, Json]> = {
+  '400': ['BadRequest', { description: 'The request is malformed: a bad parameter, a control character in a text parameter, or bad HTTP framing.', content: PROBLEM }],
+  '408': ['RequestTimeout', { description: 'The request did not arrive whole within REQUEST_TIMEOUT_MS (or its headers within HEADERS_TIMEOUT_MS).', content: PROBLEM }],
+  '429': ['TooManyRequests', { description: 'Too many requests from this client (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE).', content: PROBLEM, headers: { 'Retry-After': ref('Retry-After') } }],
+  '431': ['HeadersTooLarge', { description: 'The request headers are larger than the server accepts.', content: PROBLEM }],
+  '500': ['InternalError', { description: 'A fault of the server, logged with the request id.', content: PROBLEM }],
+  '503': [
+    'Unavailable',
+    {
+      description: 'The database does not answer (`service.unavailable`), or every analysis thread is busy and the queue is full (`analysis.busy`).',
+      content: PROBLEM,
+      headers: { 'Retry-After': ref('Retry-After') },
+    },
+  ],
+};
+
+const WRITES = new Set(['post', 'put', 'patch', 'delete']);
+
+export function describeServedBehaviour(document: Json): Json {
+  const components = (document.components ??= {});
+  components.headers = { ...(components.headers ?? {}), ...HEADERS };
+  components.responses = { ...(components.responses ?? {}) };
+  for (const [name, response] of Object.values(COMMON_PROBLEMS)) {
+    components.responses[name] = { ...response, headers: { ...withEveryAnswer({}), ...(response.headers ?? {}) } };
+  }
+  for (const operations of Object.values(document.paths as Json)) {
+    for (const [method, operation] of Object.entries(operations as Json)) {
+      describeOperation(method, operation);
+    }
+  }
+  const bearer = components.securitySchemes?.bearer;
+  if (bearer) {
+    delete bearer.bearerFormat;
+    bearer.description = 'An API key from API_KEYS, opaque: needed for uploads and deletes when API_KEYS is set.';
+  }
+  return document;
+}
+
+function withEveryAnswer(headers: Json): Json {
+  return { ...Object.fromEntries(EVERY_ANSWER.map((name) => [name, ref(name)])), ...headers };
+}
+
+function describeOperation(method: string, operation: Json): void {
+  const responses = operation.responses as Json;
+  for (const [status, [name]] of Object.entries(COMMON_PROBLEMS)) {
+    responses[status] ??= { $ref: `#/components/responses/${name}` };
+  }
+  const conditional = method === 'get' && responses['200']?.content?.['application/json'] !== undefined;
+  if (conditional) {
+    operation.parameters = [
+      ...(operation.parameters ?? []),
+      { in: 'header', name: 'If-None-Match', required: false, description: 'ETags of representations the client has; 304 while one still matches.', schema: { type: 'string' } },
+    ];
+    responses['304'] ??= { description: 'Not modified: the If-None-Match tag still matches.' };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    if (response.$ref) continue;
+    const etag = conditional && (status === '200' || status === '304') ? { ETag: ref('ETag') } : {};
+    response.headers = withEveryAnswer({ ...etag, ...(response.headers ?? {}) });
+  }
+  // Reads are public; writes need a key when API_KEYS is set (the ApiBearerAuth decorator says so).
+  if (!WRITES.has(method)) operation.security = [];
+  else if (!operation.security) operation.security = [{ bearer: [] }];
+}
