@@ -141,6 +141,15 @@ describe('the API through a second generated client (openapi-typescript + openap
     expect(replay.data!.plies.length).toBe(data!.moveCount);
   });
 
+  it('lists the formats and serves a format schema as text', async () => {
+    const formats = await api.GET('/formats');
+    const gofans = formats.data!.formats.find((format) => format.publisher === 'GoFans' && format.version === '2.2');
+    expect(gofans?.schemaUrl).toBe('/formats/GoFans/2.2/schema');
+    const schema = await api.GET('/formats/{publisher}/{version}/schema', { params: { path: { publisher: 'GoFans', version: '2.2' } }, parseAs: 'text' });
+    expect(schema.response.headers.get('content-type')).toContain('application/xml');
+    expect(schema.data).toContain('<xs:schema');
+  });
+
   it('deletes with the key, and answers every error kind as problem+json with its code', async () => {
     const { data } = await uploadBytes(api, Buffer.from('to be deleted\n'), 'text/plain');
     const keyless = createClient<paths>({ baseUrl: archive.baseUrl });
