@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createScratchDatabase } from '../test/support/scratch-database.js';
+import { freePort } from '../test/support/free-port.js';
 
 /** The built server (`node dist/src/main.js`, what `npm start` runs) in a process of its own, for benchmarks. */
 export interface ServedArchive {
@@ -28,14 +29,6 @@ export function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
@@ -75,26 +68,13 @@ export async function serveArchive(env: Record<string, string> = {}, nodeArgs: r
   };
 }
 
-/** Creates a database of its own on the server named by a URL, and drops it again. */
+/** Runs `use` on a database of its own on the server named by a URL, dropped afterwards. */
 export async function withScratchDatabase<T>(serverUrl: string, prefix: string, use: (url: string) => Promise<T>): Promise<T> {
-  const { default: pg } = await import('pg');
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  const name = `${prefix}_${process.pid}_${Date.now()}`;
-  await admin(`CREATE DATABASE ${name}`);
+  const database = await createScratchDatabase(serverUrl, prefix);
   try {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return await use(url.toString());
+    return await use(database.url);
   } finally {
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database.drop();
   }
 }
 

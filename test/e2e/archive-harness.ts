@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import pg from 'pg';
 import { createApp } from '../../src/app.factory.js';
+import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database.js';
 import { loadConfig } from '../../src/common/config.js';
 import { createClient } from '../client/generated/client/index.js';
 import type { Client } from '../client/generated/client/index.js';
@@ -18,8 +18,6 @@ export interface TestArchive {
   readonly client: Client;
   close(): Promise<void>;
 }
-
-let databases = 0;
 
 export interface DatabaseOptions {
   /** LC_CTYPE and LC_COLLATE of the test database on a server (PGlite has its own, fixed). */
@@ -53,26 +51,9 @@ export async function startArchive(settings: Record<string, string> = {}, option
   };
 }
 
-async function createTestDatabase(options: DatabaseOptions): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+async function createTestDatabase(options: DatabaseOptions): Promise<ScratchDatabase | undefined> {
   const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
-  if (!serverUrl) return undefined;
-  const name = `tabula_test_${process.pid}_${Date.now()}_${databases++}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  const locale = options.locale === undefined ? '' : ` TEMPLATE template0 LC_CTYPE '${options.locale}' LC_COLLATE '${options.locale}'`;
-  await admin.query(`CREATE DATABASE ${name}${locale}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  return serverUrl ? createScratchDatabase(serverUrl, 'tabula_test', options) : undefined;
 }
 
 /** A raw-body upload through fetch, for what the generated client deliberately hides (headers, bytes). */

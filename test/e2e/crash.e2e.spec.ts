@@ -1,10 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createScratchDatabase } from '../support/scratch-database.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The built server (`node dist/src/main.js`, what `npm start` runs; `npm test` builds it first) as a
@@ -29,14 +29,6 @@ interface RunningServer {
   output(): string;
   /** Resolves with how the process ended. */
   readonly exited: Promise<Ending>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Spawns the server with `settings` (over a clean environment) without waiting for it. */
@@ -84,20 +76,8 @@ async function createStore(): Promise<{ settings: Record<string, string>; remove
     const dataDir = mkdtempSync(join(tmpdir(), 'tabula-crash-'));
     return { settings: { DATA_DIR: dataDir }, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `tabula_test_crash_${process.pid}_${Date.now()}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { settings: { DATABASE_URL: url.toString() }, remove: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  const database = await createScratchDatabase(serverUrl, 'tabula_test_crash');
+  return { settings: { DATABASE_URL: database.url }, remove: () => database.drop() };
 }
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));

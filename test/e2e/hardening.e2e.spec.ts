@@ -3,7 +3,7 @@ import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import pg from 'pg';
+import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database.js';
 import { HEAVY_BOARD } from '../analysis/analysis-pool.spec.js';
 import { post, startArchive, TestArchive } from './archive-harness.js';
 
@@ -295,20 +295,16 @@ class VanishingDatabase {
   private readonly sockets = new Set<net.Socket>();
   private relay?: net.Server;
   private pglite?: { db: PGlite; server: PGLiteSocketServer };
-  private dropName?: string;
+  private scratch?: ScratchDatabase;
   url = '';
 
   async start(): Promise<void> {
     const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
     let target: { host: string; port: number; path: string };
     if (serverUrl) {
-      this.dropName = `tabula_test_vanish_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${this.dropName}`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      target = { host: url.hostname, port: Number(url.port || 5432), path: `/${this.dropName}` };
+      this.scratch = await createScratchDatabase(serverUrl, 'tabula_test_vanish');
+      const url = new URL(this.scratch.url);
+      target = { host: url.hostname, port: Number(url.port || 5432), path: url.pathname };
     } else {
       const db = await PGlite.create(undefined, { extensions: { pg_trgm } });
       const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0 });
@@ -341,12 +337,7 @@ class VanishingDatabase {
       await this.pglite.server.stop();
       await this.pglite.db.close();
     }
-    if (this.dropName) {
-      const admin = new pg.Client({ connectionString: process.env.TABULA_TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${this.dropName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await this.scratch?.drop();
   }
 }
 

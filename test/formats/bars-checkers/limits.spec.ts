@@ -1,18 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
-import { FormatError } from '../../../src/formats/errors.js';
-import { DEFAULT_LIMITS, ReadLimits } from '../../../src/formats/limits.js';
+import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
-const options = (limits: Partial<ReadLimits> = {}) => ({ timeBudgetMs: 1000, limits: { ...DEFAULT_LIMITS, ...limits } });
-const file = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });
+const options = limitOptions;
+const file = textFile;
 /** The BARS datasheet's demonstration game: 10 moves, its longest line (the comment) 93 characters (awk's length). */
 const DEMO = readFileSync(new URL('../../e2e/fixtures/demonstration.bars', import.meta.url), 'utf8');
 
-async function refusal(promise: Promise<unknown>): Promise<FormatError> {
-  const outcome = await promise.then(() => new Error('accepted'), (error: unknown) => error);
-  expect(outcome).toBeInstanceOf(FormatError);
-  return outcome as FormatError;
-}
 
 function where(text: string, offset: number) {
   const before = text.slice(0, offset).split('\n');

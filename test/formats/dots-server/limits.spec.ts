@@ -1,16 +1,10 @@
 import { dotsServerPlugin } from '../../../src/formats/dots-server/plugin.js';
-import { FormatError } from '../../../src/formats/errors.js';
-import { DEFAULT_LIMITS, ReadLimits } from '../../../src/formats/limits.js';
+import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
-const options = (limits: Partial<ReadLimits> = {}) => ({ timeBudgetMs: 1000, limits: { ...DEFAULT_LIMITS, ...limits } });
-const file = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });
+const options = limitOptions;
+const file = textFile;
 const answer = (rows: string[]) => ['204', 'ACU anna', 'AUF 1 1', 'SCR 0 0', ...rows.map((r) => `GAL ${r}`), ''].join('\n');
 
-async function refusal(promise: Promise<unknown>): Promise<FormatError> {
-  const outcome = await promise.then(() => new Error('accepted'), (error: unknown) => error);
-  expect(outcome).toBeInstanceOf(FormatError);
-  return outcome as FormatError;
-}
 
 describe('Dots server: MAX_BOARD_SIDE', () => {
   it('accepts a 3x4 board with the bound 4; with 3 refuses the fourth GAL row', async () => {

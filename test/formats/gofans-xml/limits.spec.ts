@@ -6,20 +6,12 @@ import { validateWithSchema } from '../../../src/formats/gofans-xml/validation.j
 import { DEFAULT_LIMITS, ReadLimits } from '../../../src/formats/limits.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
 import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../support/go/gofans-writer.js';
+import { limitOptions, refusal } from '../../support/limits.js';
 
-const withLimits = (limits: Partial<ReadLimits>) => ({ timeBudgetMs: 1000, limits: { ...DEFAULT_LIMITS, ...limits } });
+const withLimits = limitOptions;
 const read = (xml: string, limits: Partial<ReadLimits> = {}): Promise<GameRecord> =>
   gofansXmlPlugin.read({ bytes: Buffer.from(xml), filename: 'game.xml' }, withLimits(limits));
 const regenerate = (xml: string, limits: Partial<ReadLimits> = {}) => gofansXmlPlugin.regenerate({ bytes: Buffer.from(xml) }, withLimits(limits));
-
-async function refusal(promise: Promise<unknown>): Promise<FormatError> {
-  const outcome = await promise.then(
-    () => new Error('expected a FormatError, the upload was accepted'),
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(FormatError);
-  return outcome as FormatError;
-}
 
 /** 1-based line and column and 0-based offset of a character offset, counted by hand here. */
 function where(text: string, offset: number): { line: number; column: number; offset: number } {

@@ -1,15 +1,9 @@
-import { FormatError } from '../../../src/formats/errors.js';
-import { DEFAULT_LIMITS, ReadLimits } from '../../../src/formats/limits.js';
 import { vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
+import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
-const options = (limits: Partial<ReadLimits> = {}) => ({ timeBudgetMs: 1000, limits: { ...DEFAULT_LIMITS, ...limits } });
-const file = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });
+const options = limitOptions;
+const file = textFile;
 
-async function refusal(promise: Promise<unknown>): Promise<FormatError> {
-  const outcome = await promise.then(() => new Error('accepted'), (error: unknown) => error);
-  expect(outcome).toBeInstanceOf(FormatError);
-  return outcome as FormatError;
-}
 
 describe('VK Dots: MAX_PLIES', () => {
   it('accepts a code of exactly MAX_PLIES dots (a stop is not a dot) and refuses the next dot where it stands', async () => {
