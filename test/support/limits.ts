@@ -10,7 +10,7 @@ export const textFile = (text: string) => ({ bytes: Buffer.from(text, 'utf8') })
 
 /** The FormatError a read ends with; fails the test when the read succeeds or fails otherwise. */
 export async function refusal(promise: Promise<unknown>): Promise<FormatError> {
-  const outcome = await promise.then(() => new Error('accepted'), (error: unknown) => error);
-  expect(outcome).toBeInstanceOf(FormatError);
-  return outcome as FormatError;
+  const outcome = await promise.then(() => new Error('the upload was accepted'), (error: unknown) => error);
+  if (!(outcome instanceof FormatError)) throw new Error(`expected a FormatError: ${outcome instanceof Error ? outcome.message : String(outcome)}`);
+  return outcome;
 }
