@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchDatabase } from '../support/scratch-database.js';
 import { freePort } from '../support/free-port.js';
+import { checkResponsesOf } from './spec-check.js';
 
 /**
  * The built server (`node dist/src/main.js`, what `npm start` runs; `npm test` builds it first) as a
@@ -51,6 +52,7 @@ async function startServer(settings: Record<string, string>): Promise<RunningSer
   const port = await freePort();
   const server = spawnServer(settings, port);
   const baseUrl = `http://127.0.0.1:${port}`;
+  checkResponsesOf(baseUrl);
   let ending: Ending | undefined;
   void server.exited.then((how) => (ending = how));
   for (;;) {

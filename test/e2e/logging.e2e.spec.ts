@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { checkResponsesOf } from './spec-check.js';
 
 /**
  * The built server's own output, as an operator sees it in a file or a log collector: one
@@ -27,6 +28,7 @@ async function serve(env: Record<string, string>): Promise<Served> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const baseUrl = match[1].replace('[::1]', '127.0.0.1');
+  checkResponsesOf(baseUrl);
   return {
     child,
     baseUrl,
