@@ -9,12 +9,13 @@ export interface SearchFilters {
   readonly publisher?: string;
   readonly version?: string;
   readonly family?: Family;
+  readonly status?: 'indexed' | 'stored';
   readonly consistent?: boolean;
   readonly uploadedFrom?: string;
   readonly uploadedTo?: string;
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'consistent', 'uploadedFrom', 'uploadedTo'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo'] as const;
 
 /** Search cursors are opaque to clients; inside they hold the last id of the page and the search's filters. */
 export function encodeCursor(lastId: number, filters: SearchFilters): string {
@@ -57,9 +58,11 @@ function decodeCursor(cursor: string): { after: number; filters: SearchFilters }
         ? typeof value === 'boolean'
         : key === 'family'
           ? (FAMILIES as readonly unknown[]).includes(value)
-          : key === 'uploadedFrom' || key === 'uploadedTo'
-            ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
-            : typeof value === 'string' && value.length > 0 && value.length <= 200 && controlCharacterIn(value) === undefined;
+          : key === 'status'
+            ? value === 'indexed' || value === 'stored'
+            : key === 'uploadedFrom' || key === 'uploadedTo'
+              ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
+              : typeof value === 'string' && value.length > 0 && value.length <= 200 && controlCharacterIn(value) === undefined;
     if (!ok) throw invalid();
     filters[key] = value;
   }

@@ -42,6 +42,7 @@ export interface GameFilters {
   publisher?: string;
   version?: string;
   family?: Family;
+  status?: GameStatus;
   consistent?: boolean;
   uploadedFrom?: Date;
   uploadedTo?: Date;

@@ -21,7 +21,7 @@ import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { GameDto, GamePageDto } from './dto/game.dto.js';
 import { ReplayDto } from './dto/replay.dto.js';
 import { SearchGamesQuery } from './dto/search-games.query.js';
-import { UploadGameQuery } from './dto/upload-game.query.js';
+import { ReindexGameQuery, UploadGameQuery } from './dto/upload-game.query.js';
 import { GameIdPipe } from './game-id.pipe.js';
 import type { GameId } from './game-id.pipe.js';
 import { GamesService } from './games.service.js';
@@ -169,6 +169,27 @@ export class GamesController {
   @ApiConflictResponse({ content: problem, description: 'The game is stored but not indexed.' })
   replay(@Param('id', GameIdPipe) id: GameId): Promise<ReplayDto> {
     return this.games.replay(id);
+  }
+
+  @Post(':id/reindex')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ApiBearerAuth()
+  @GameIdParam()
+  @ApiOperation({
+    operationId: 'reindexGame',
+    summary: "Read a stored game's bytes again with today's plugins",
+    description:
+      'Replaces what was made of the file (Publisher, Version, Header, Body, status, players, verdict, replay) with a new ' +
+      'reading of the same bytes: a file kept before its format was understood gets indexed, and engine fixes reach old ' +
+      'games. The bytes never change. A file today\'s plugins refuse is left as it was (422 says why).',
+  })
+  @ApiOkResponse({ type: GameDto, description: 'The game as read now.' })
+  @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
+  @ApiResponse({ status: 422, description: "Today's plugins refuse the file; the game is left as it was.", content: problem })
+  @ApiUnauthorizedResponse({ description: 'API key missing or wrong (when API_KEYS is set).', content: problem })
+  reindex(@Param('id', GameIdPipe) id: GameId, @Query() query: ReindexGameQuery): Promise<GameDto> {
+    return this.games.reindex(id, query.format);
   }
 
   @Delete(':id')

@@ -36,52 +36,22 @@ export class GamesRepository {
    */
   async insert(game: NewGame): Promise<{ id: number; uploadedAt: Date; created: boolean }> {
     const { record } = game;
-    const analysis = record.analysis;
     const rows: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
       `WITH game AS (
          INSERT INTO games (publisher, version, header, body, family, status, status_reason, raw, sha256, size, media_type, filename)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (sha256) DO NOTHING
          RETURNING id, uploaded_at
-       ), analysis AS (
-         INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details)
-         SELECT id, a."moveCount", a.result, a.legal, a.consistent, a.problems, a.details
-         FROM game, jsonb_to_record($13::jsonb) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb)
-         WHERE $13::jsonb IS NOT NULL
-       ), players AS (
-         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures)
-         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures
-         FROM game, jsonb_to_recordset($14::jsonb) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
-              "declaredPoints" double precision, points double precision, captures int)
-       ), replay AS (
-         INSERT INTO game_replays (game_id, plies) SELECT id, $15::jsonb FROM game WHERE $15::jsonb IS NOT NULL
-       )
+       ), ${indexRowsFrom('game', 13)}
        SELECT id, uploaded_at FROM game`,
       [
-        record.publisher,
-        record.version,
-        record.header,
-        record.body,
-        record.family,
-        analysis ? 'indexed' : 'stored',
-        record.notIndexedReason ?? null,
+        ...gameColumns(record),
         game.file.bytes,
         game.sha256,
         game.file.bytes.length,
         game.mediaType,
         game.filename,
-        analysis
-          ? JSON.stringify({
-              moveCount: analysis.moveCount,
-              result: analysis.result,
-              legal: analysis.verdict.legal,
-              consistent: analysis.verdict.consistent,
-              problems: analysis.verdict.problems,
-              details: analysis.details,
-            })
-          : null,
-        JSON.stringify((analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) }))),
-        analysis ? JSON.stringify(analysis.replay) : null,
+        ...indexRowParams(record),
       ],
     );
     if (rows.length > 0) return { id: Number(rows[0].id), uploadedAt: rows[0].uploaded_at, created: true };
@@ -93,6 +63,42 @@ export class GamesRepository {
     );
     if (existing.length === 0) return this.insert(game);
     return { id: Number(existing[0].id), uploadedAt: existing[0].uploaded_at, created: false };
+  }
+
+  /**
+   * Replaces what a plugin made of a stored game (the GoFans columns, status, media type, index rows
+   * and replay) with a new reading of the same bytes, in one transaction. The bytes never change.
+   * False when the game does not exist (any more).
+   */
+  async replaceReading(id: GameId, record: GameRecord, mediaType: string): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const updated: { id: string }[] = await manager.query(
+        `UPDATE games SET publisher = $2, version = $3, header = $4, body = $5, family = $6, status = $7, status_reason = $8, media_type = $9
+         WHERE id = $1 RETURNING id`,
+        [id, ...gameColumns(record), mediaType],
+      );
+      if (updated.length === 0) return false;
+      await manager.query(
+        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_players WHERE game_id = $1)
+         DELETE FROM game_replays WHERE game_id = $1`,
+        [id],
+      );
+      await manager.query(`WITH game AS (SELECT $1::bigint AS id), ${indexRowsFrom('game', 2)} SELECT 1`, [id, ...indexRowParams(record)]);
+      return true;
+    });
+  }
+
+  /** Ids of the games matching the filters, ascending after `afterId`: the order bulk re-indexing walks in. */
+  async idsAfter(filters: GameFilters, afterId: number, limit: number): Promise<number[]> {
+    const { where, params } = whereClause(filters);
+    params.push(afterId, limit);
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
+       WHERE g.id > $${params.length - 1}${where.length > 0 ? ` AND ${where.join(' AND ')}` : ''}
+       ORDER BY g.id LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((row) => Number(row.id));
   }
 
   async findById(id: GameId): Promise<GameView | undefined> {
@@ -138,22 +144,11 @@ export class GamesRepository {
 
   /** Newest first, `limit` rows at most; keyset pagination on the id. */
   async search(filters: GameFilters, limit: number): Promise<GameView[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
+    const { where, params } = whereClause(filters);
     const param = (value: unknown): string => {
       params.push(value);
       return `$${params.length}`;
     };
-    if (filters.beforeId !== undefined) where.push(`g.id < ${param(filters.beforeId)}`);
-    if (filters.publisher !== undefined) where.push(`g.publisher = ${param(filters.publisher)}`);
-    if (filters.version !== undefined) where.push(`g.version = ${param(filters.version)}`);
-    if (filters.family !== undefined) where.push(`g.family = ${param(filters.family)}`);
-    if (filters.consistent !== undefined) where.push(`a.consistent = ${param(filters.consistent)}`);
-    if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
-    if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
-    if (filters.player !== undefined) {
-      where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key LIKE ${param(`%${escapeLike(playerNameKey(filters.player))}%`)})`);
-    }
     const rows = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS}
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
@@ -230,4 +225,71 @@ function toView(row: any, players: PlayerEntry[]): GameView {
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The WHERE conditions of a search (on `games g` joined with `game_analyses a`) and their parameters. */
+function whereClause(filters: GameFilters): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (filters.beforeId !== undefined) where.push(`g.id < ${param(filters.beforeId)}`);
+  if (filters.publisher !== undefined) where.push(`g.publisher = ${param(filters.publisher)}`);
+  if (filters.version !== undefined) where.push(`g.version = ${param(filters.version)}`);
+  if (filters.family !== undefined) where.push(`g.family = ${param(filters.family)}`);
+  if (filters.status !== undefined) where.push(`g.status = ${param(filters.status)}`);
+  if (filters.consistent !== undefined) where.push(`a.consistent = ${param(filters.consistent)}`);
+  if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
+  if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
+  if (filters.player !== undefined) {
+    where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key LIKE ${param(`%${escapeLike(playerNameKey(filters.player))}%`)})`);
+  }
+  return { where, params };
+}
+
+/** The GoFans columns and status of a reading: publisher, version, header, body, family, status, status_reason. */
+function gameColumns(record: GameRecord): unknown[] {
+  return [record.publisher, record.version, record.header, record.body, record.family, record.analysis ? 'indexed' : 'stored', record.notIndexedReason ?? null];
+}
+
+/** The index rows of a reading as three JSON parameters: analysis, players, replay. */
+function indexRowParams(record: GameRecord): unknown[] {
+  const analysis = record.analysis;
+  return [
+    analysis
+      ? JSON.stringify({
+          moveCount: analysis.moveCount,
+          result: analysis.result,
+          legal: analysis.verdict.legal,
+          consistent: analysis.verdict.consistent,
+          problems: analysis.verdict.problems,
+          details: analysis.details,
+        })
+      : null,
+    JSON.stringify((analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) }))),
+    analysis ? JSON.stringify(analysis.replay) : null,
+  ];
+}
+
+/**
+ * CTEs inserting the index rows for the game(s) of CTE `game` from the three JSON parameters
+ * starting at `$first` (see {@link indexRowParams}).
+ */
+function indexRowsFrom(game: string, first: number): string {
+  const [a, p, r] = [first, first + 1, first + 2].map((n) => `$${n}::jsonb`);
+  return `analysis AS (
+         INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details)
+         SELECT id, a."moveCount", a.result, a.legal, a.consistent, a.problems, a.details
+         FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb)
+         WHERE ${a} IS NOT NULL
+       ), players AS (
+         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures)
+         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures
+         FROM ${game}, jsonb_to_recordset(${p}) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
+              "declaredPoints" double precision, points double precision, captures int)
+       ), replay AS (
+         INSERT INTO game_replays (game_id, plies) SELECT id, ${r} FROM ${game} WHERE ${r} IS NOT NULL
+       )`;
 }

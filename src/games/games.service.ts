@@ -3,10 +3,12 @@ import { createHash } from 'node:crypto';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
+import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from './cursor.js';
 import type { GameDto, GamePageDto } from './dto/game.dto.js';
+import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
 import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
 import type { SearchGamesQuery } from './dto/search-games.query.js';
@@ -17,6 +19,7 @@ import { GamesRepository } from './games.repository.js';
 import type { ReceivedFile } from './upload-body.js';
 
 const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_REINDEX_BATCH = 100;
 
 /** The archive's use cases; reading formats is the plugins' job, SQL the repository's. */
 @Injectable()
@@ -106,6 +109,47 @@ export class GamesService {
       items: page.map(toGameSummaryDto),
       next: rows.length > limit ? encodeCursor(page[page.length - 1].id, filters) : null,
     };
+  }
+
+  /**
+   * Reads a stored game's bytes again with today's plugins and replaces what was made of them (a
+   * file kept before its format was understood gets indexed; an engine fix reaches old games). The
+   * bytes never change. A file today's plugins refuse is left as it was (the FormatError says why).
+   */
+  async reindex(id: GameId, format?: string): Promise<GameDto> {
+    const raw = await this.raw(id);
+    const record = await this.analysis.read({ bytes: raw.raw, mediaType: raw.mediaType, filename: raw.filename ?? undefined }, format);
+    const mediaType = this.reader.mediaTypeFor(raw.mediaType, record, record.charset);
+    if (!(await this.games.replaceReading(id, record, mediaType))) throw notFound(id);
+    return this.get(id);
+  }
+
+  /** Re-indexes the next batch of games matching the filters, in ascending id order after `after`. */
+  async reindexBatch(query: ReindexQuery): Promise<ReindexPageDto> {
+    const limit = query.limit ?? DEFAULT_REINDEX_BATCH;
+    const { after, limit: _limit, ...filters } = query;
+    const ids = await this.games.idsAfter(
+      {
+        ...filters,
+        uploadedFrom: filters.uploadedFrom === undefined ? undefined : new Date(filters.uploadedFrom),
+        uploadedTo: filters.uploadedTo === undefined ? undefined : new Date(filters.uploadedTo),
+      },
+      after ?? 0,
+      limit + 1,
+    );
+    const batch = ids.slice(0, limit);
+    const page: ReindexPageDto = { reindexed: 0, indexed: 0, refused: [], next: ids.length > limit ? batch[batch.length - 1] : null };
+    for (const id of batch) {
+      try {
+        const game = await this.reindex(String(id));
+        page.reindexed++;
+        if (game.status === 'indexed') page.indexed++;
+      } catch (error) {
+        if (error instanceof FormatError) page.refused.push({ id, code: error.code, detail: error.message });
+        else if (!(error instanceof ProblemException && error.code === 'game.not_found')) throw error;
+      }
+    }
+    return page;
   }
 
   async delete(id: GameId): Promise<void> {

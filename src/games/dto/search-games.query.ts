@@ -25,6 +25,12 @@ export class SearchGamesQuery {
   @IsIn(FAMILIES)
   family?: Family;
 
+  /** `indexed`: read and replayed by a plugin; `stored`: kept verbatim only. */
+  @ApiPropertyOptional({ enum: ['indexed', 'stored'], enumName: 'GameStatus' })
+  @IsOptional()
+  @IsIn(['indexed', 'stored'])
+  status?: 'indexed' | 'stored';
+
   /** Only games whose cached values agree (true) or disagree (false) with the replay. */
   @ApiPropertyOptional({ type: Boolean })
   @IsOptional()

@@ -1,3 +1,4 @@
+import { PickType } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 export class UploadGameQuery {
@@ -12,3 +13,6 @@ export class UploadGameQuery {
   @MaxLength(255)
   filename?: string;
 }
+
+/** Re-indexing takes the same `format` as an upload. */
+export class ReindexGameQuery extends PickType(UploadGameQuery, ['format'] as const) {}
