@@ -111,7 +111,16 @@ export interface PlayerEntry {
   readonly points: number | null;
   /** Enemy stones, dots or pieces this player captured in the replay. */
   readonly captures: number | null;
+  /**
+   * How the game ended for this player, as the file records it or the replay establishes it:
+   * `won`, `lost`, `drawn`, or `unfinished` when the game has no result. Absent or null where the
+   * format gives nothing to tell (a puzzle has no opponent).
+   */
+  readonly outcome?: PlayerOutcome | null;
 }
+
+export const PLAYER_OUTCOMES = ['won', 'lost', 'drawn', 'unfinished'] as const;
+export type PlayerOutcome = (typeof PLAYER_OUTCOMES)[number];
 
 export interface Verdict {
   /** Every move obeys the rules. */
