@@ -1,5 +1,6 @@
-import type { GameAnalysis, JsonValue, PlayerEntry, Problem, ReplayPly } from '../plugin.js';
+import type { GameAnalysis, JsonValue, PlayerEntry, PlayerOutcome, Problem, ReplayPly } from '../plugin.js';
 import { goIllegalMove } from '../problems/go.js';
+import { outcomesByScore, unfinishedOutcomes } from '../problems/outcome.js';
 import { cacheProblem, noteProblem } from '../problems/problem.js';
 import type { GoFansGame } from './model.js';
 import { GoFansReplay, ReplayedGoFansMove, formatPoint, samePoints } from './replay.js';
@@ -91,6 +92,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
   });
 
   const end = gameEnd(game, replay);
+  const outcomes = goOutcomes(game, end);
   const passes = replay.mainLine.filter((m) => m.move.point === null).length;
   const details: Record<string, JsonValue> = {
     boardSize: game.boardSize,
@@ -103,7 +105,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     treeMoves: replay.moves.length,
   };
   return {
-    players: players.map((p, seat) => ({ ...p, captures: captures[seat] })),
+    players: players.map((p, seat) => ({ ...p, captures: captures[seat], outcome: outcomes[seat] })),
     moveCount: replay.mainLine.length,
     result: resultText(game, replay, end),
     verdict: { legal, consistent, problems },
@@ -128,6 +130,23 @@ export function gameEnd(game: GoFansGame, replay: GoFansReplay): GameEnd {
   const line = replay.mainLine;
   if (line.length >= 2 && line[line.length - 1].move.point === null && line[line.length - 2].move.point === null) return 'two passes';
   return 'none';
+}
+
+/**
+ * Each player's outcome as the file records it; the area count of the replay (no dead stones
+ * removed) never decides. A resignation (Points -1): the resigned lost, and the one player still
+ * standing won (several still standing: they stay `unfinished`). Two passes: the declared Points are
+ * the recorded score (highest won, equal drawn), unless every player has 0, which records no score
+ * (`unfinished`). No end: `unfinished`. Legality does not change this (the file's record stands).
+ */
+export function goOutcomes(game: GoFansGame, end: GameEnd): PlayerOutcome[] {
+  const points = game.players.map((p) => p.points);
+  if (end === 'resignation') {
+    const standing = points.filter((p) => p !== -1).length;
+    return points.map((p) => (p === -1 ? 'lost' : standing === 1 ? 'won' : 'unfinished'));
+  }
+  if (end === 'two passes' && points.some((p) => p !== 0)) return outcomesByScore(points);
+  return unfinishedOutcomes(points.length);
 }
 
 function resultText(game: GoFansGame, replay: GoFansReplay, end: GameEnd): string | null {

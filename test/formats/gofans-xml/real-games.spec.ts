@@ -81,6 +81,22 @@ describe("GNU Go's regression games as GoFans 1.1", () => {
     expect(captures).toBeGreaterThan(1_000);
   });
 
+  it("give each player the outcome of the SGF result: a resignation (RE[B+R]) lost for the loser, won for the winner; no score recorded, unfinished", () => {
+    let resignations = 0;
+    const wrong: string[] = [];
+    for (const { name, game } of converted) {
+      // Read from the SGF's own RE, not from the converted file: B+R / W+Resign name the winner.
+      const re = /^([BW])\+R(esign)?$/i.exec((game.sgf.root.RE ?? '').trim());
+      const expected = re === null ? ['unfinished', 'unfinished'] : re[1].toUpperCase() === 'B' ? ['won', 'lost'] : ['lost', 'won'];
+      if (re !== null) resignations++;
+      const { game: model, replay } = interpretGoFans(standardDocument(game.xml), '1.1');
+      const actual = analyseGoFans(model, replay).players.map((p) => p.outcome);
+      if (actual.join() !== expected.join()) wrong.push(`${name}: RE[${game.sgf.root.RE ?? ''}] gives ${actual}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(resignations).toBeGreaterThan(0);
+  });
+
   it('read and regenerate through the whole plugin (both XSDs per file) for a sample of games', async () => {
     const sample = converted.filter((_, i) => i % 150 === 0);
     for (const { name, game } of sample) {

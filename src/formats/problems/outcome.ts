@@ -1,0 +1,23 @@
+import type { PlayerOutcome } from '../plugin.js';
+
+/**
+ * Outcomes shared by the families whose games end in a score (Go's recorded Points, Dots' captures).
+ * The plugins decide whether a game is over and which score counts; this only ranks the scores.
+ */
+
+/** Every seat `unfinished`: the game has no result. */
+export function unfinishedOutcomes(seats: number): PlayerOutcome[] {
+  return Array.from({ length: seats }, () => 'unfinished' as const);
+}
+
+/**
+ * A finished game decided by score: the single highest score won and everybody else lost; when
+ * several seats share the highest score they drew (every seat below them lost). Fewer than two
+ * seats cannot win or lose against anybody: `unfinished`.
+ */
+export function outcomesByScore(scores: readonly number[]): PlayerOutcome[] {
+  if (scores.length < 2) return unfinishedOutcomes(scores.length);
+  const best = Math.max(...scores);
+  const top = scores.filter((s) => s === best).length;
+  return scores.map((s) => (s !== best ? 'lost' : top === 1 ? 'won' : 'drawn'));
+}
