@@ -1,4 +1,4 @@
-import type { GameAnalysis, JsonValue, Problem, ReplayPly } from '../plugin.js';
+import type { GameAnalysis, JsonValue, PlayerOutcome, Problem, ReplayPly } from '../plugin.js';
 import { applyMove } from '../../rules/checkers/apply-move.js';
 import { ProposedMove, judgeMove } from '../../rules/checkers/judge-move.js';
 import { Move, moveNotation } from '../../rules/checkers/move.js';
@@ -94,6 +94,11 @@ export function replayBars(record: BarsRecord): BarsReplay {
   });
 
   const over = stopped ? null : gameOver(position);
+  // The outcome is the rules' verdict on the last position the replay knows (before an illegal
+  // move, if any): a side to move without a legal move lost. Only a move written after the end
+  // (`checkers.game_over`) leaves that position decided; any other illegal move leaves it open.
+  const decided = gameOver(position);
+  const outcomeOf = (colour: Colour): PlayerOutcome => (decided === null ? 'unfinished' : decided.winner === colour ? 'won' : 'lost');
   const details: Record<string, JsonValue> = {
     start: record.start ? 'area_monitor' : 'standard',
     firstToMove: first,
@@ -115,6 +120,7 @@ export function replayBars(record: BarsRecord): BarsReplay {
         declaredPoints: null,
         points: null,
         captures: total(taken[colour]),
+        outcome: outcomeOf(colour),
       })),
       moveCount: record.moves.length,
       result: over ? describeGameOver(over) : null,

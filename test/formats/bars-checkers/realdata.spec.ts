@@ -64,6 +64,8 @@ describe('USSR championship games (ussr1947.pdn)', () => {
       expect(analysis.moveCount).toBe(game.go.length);
       // The games ended by resignation or agreement: none by the rules, so the replay gives no result.
       expect(analysis.result).toBeNull();
+      // Their PDN results (1-0, 0-1, 1/2-1/2) are resignations and agreed draws, which BARS cannot record.
+      expect(analysis.players.map((p) => p.outcome)).toEqual(['unfinished', 'unfinished']);
       plies += analysis.moveCount;
     }
     expect(plies).toBe(8730);
@@ -132,6 +134,9 @@ describe('games of N. Abatsiev (abatsiev.pdn, from the upstream "fail" folder)',
         legal: true,
         consistent: true,
       });
+      // Every game ended by resignation or agreement (its PDN Result), which BARS cannot record, with
+      // the side to move still able to play: no outcome by the rules, so both players are unfinished.
+      expect({ game: game.game.index, outcomes: analysis.players.map((p) => p.outcome) }).toEqual({ game: game.game.index, outcomes: ['unfinished', 'unfinished'] });
     }
   });
 });
