@@ -1,7 +1,7 @@
 import { scorePosition } from '../../rules/dots/index.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
 import { decodeUtf8 } from '../text.js';
-import { boardScoreProblem, unenclosedPointProblem } from '../problems/dots.js';
+import { boardScoreProblem, dotsOutcomes, unenclosedPointProblem } from '../problems/dots.js';
 import { BoardState, looksLikeBoardState, parseBoardState } from './board-state.js';
 
 export const DOTS_SERVER_204: FormatDescriptor = {
@@ -35,6 +35,9 @@ export const dotsServerPlugin: FormatPlugin = {
     for (const cell of score.unenclosed) {
       problems.push(unenclosedPointProblem(cell.col, cell.row));
     }
+    // The game has ended when at most one player is still active (AUF) or no free point (0) is left.
+    const ended = state.active.filter(Boolean).length <= 1 || !state.points.includes(0);
+    const outcomes = dotsOutcomes(score.points, ended);
     const players: PlayerEntry[] = state.active.map((_, seat) => ({
       seat,
       name: `player ${seat + 1}`,
@@ -43,6 +46,7 @@ export const dotsServerPlugin: FormatPlugin = {
       declaredPoints: state.scores[seat],
       points: score.points[seat],
       captures: score.points[seat],
+      outcome: outcomes[seat],
     }));
     const dots = score.liveDots.reduce((a, b) => a + b, 0) + score.capturedDots.reduce((a, b) => a + b, 0);
     return {

@@ -1,5 +1,6 @@
 import type { DotsIllegal } from '../../rules/dots/illegal.js';
-import type { Problem } from '../plugin.js';
+import type { PlayerOutcome, Problem } from '../plugin.js';
+import { outcomesByScore, unfinishedOutcomes } from './outcome.js';
 import { cacheProblem } from './problem.js';
 
 /** Each Dots rule in words; typed by the engine's list, so a new code cannot go without its text. */
@@ -48,4 +49,14 @@ export function boardScoreProblem(player: string, declared: number, regenerated:
 /** A point a board marks as surrounded (a captured dot or surrounded empty point) that no live dots enclose. */
 export function unenclosedPointProblem(col: number, row: number): Problem {
   return cacheProblem('cache.surrounds', null, `point ${col},${row} (x,y) is marked surrounded, but no player's live dots enclose it`);
+}
+
+/**
+ * Each seat's outcome in a Dots game (every Dots format): once the game has ended (a player ended
+ * it, one player is left, no free point remains — each format says which it can see), the final
+ * captures decide — the most captures won, the others lost, equal top scores drew ("the winner is
+ * the player who surrounded more enemy dots"). A game that has not ended is `unfinished`.
+ */
+export function dotsOutcomes(scores: readonly number[], ended: boolean): PlayerOutcome[] {
+  return ended ? outcomesByScore(scores) : unfinishedOutcomes(scores.length);
 }

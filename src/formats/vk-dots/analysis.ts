@@ -3,7 +3,7 @@ import type { CodeToken, WrittenRecord } from './code-parser.js';
 import { cellCode } from './notation.js';
 import type { VkReplay } from './replay.js';
 import type { VkSource } from './source.js';
-import { dotsIllegalMove, surroundRecordProblem } from '../problems/dots.js';
+import { dotsIllegalMove, dotsOutcomes, surroundRecordProblem } from '../problems/dots.js';
 
 export const COLOURS = ['red', 'blue'] as const;
 
@@ -25,6 +25,8 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
   }
   const lastWritten = lastRecord(tokens);
   const names = source.kind === 'save' ? [source.red, source.blue] : [null, null];
+  // The game is over once a player wrote 0f/0s (the other made the final moves): the replayed score decides.
+  const outcomes = dotsOutcomes(replay.scores, replay.stops.length > 0);
   const players: PlayerEntry[] = [0, 1].map((seat) => ({
     seat,
     name: names[seat]?.name ?? null,
@@ -33,6 +35,7 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
     declaredPoints: lastWritten?.score[seat] ?? null,
     points: replay.scores[seat],
     captures: replay.scores[seat],
+    outcome: outcomes[seat],
   }));
   const stop = replay.stops[0];
   const details: Record<string, JsonValue> = {

@@ -64,10 +64,10 @@ describe('the seed examples', () => {
     expect(record.body).toBe(fullCode);
     const analysis = record.analysis!;
     expect(analysis.verdict).toEqual({ legal: true, consistent: true, problems: [] });
-    // The last record writes 8@29.
+    // The last record writes 8@29; the code holds no 0f/0s, so the game has not ended.
     expect(analysis.players).toEqual([
-      { seat: 0, name: 'For You', externalId: '22029176', color: 'red', declaredPoints: 8, points: 8, captures: 8 },
-      { seat: 1, name: 'Павел Слепнев', externalId: '17047038', color: 'blue', declaredPoints: 29, points: 29, captures: 29 },
+      { seat: 0, name: 'For You', externalId: '22029176', color: 'red', declaredPoints: 8, points: 8, captures: 8, outcome: 'unfinished' },
+      { seat: 1, name: 'Павел Слепнев', externalId: '17047038', color: 'blue', declaredPoints: 29, points: 29, captures: 29, outcome: 'unfinished' },
     ]);
     expect(analysis.moveCount).toBe(movesOnly(fullCode).length / 2);
     expect(analysis.details).toMatchObject({
