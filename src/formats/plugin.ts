@@ -113,10 +113,10 @@ export interface PlayerEntry {
   readonly captures: number | null;
   /**
    * How the game ended for this player, as the file records it or the replay establishes it:
-   * `won`, `lost`, `drawn`, or `unfinished` when the game has no result. Absent or null where the
-   * format gives nothing to tell (a puzzle has no opponent).
+   * `won`, `lost`, `drawn`, or `unfinished` when the game has no result; null where the format
+   * gives nothing to tell (a puzzle has no opponent). Each format's document says how it is decided.
    */
-  readonly outcome?: PlayerOutcome | null;
+  readonly outcome: PlayerOutcome | null;
 }
 
 export const PLAYER_OUTCOMES = ['won', 'lost', 'drawn', 'unfinished'] as const;

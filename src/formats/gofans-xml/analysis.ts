@@ -47,6 +47,8 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     }
   }
 
+  const end = gameEnd(game, replay);
+  const outcomes = goOutcomes(game, end);
   const players: PlayerEntry[] = game.players.map((player, seat) => {
     const regenerated = replay.points[seat];
     if (regenerated !== null && Math.abs(regenerated - player.points) > 1e-9) {
@@ -67,6 +69,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
       declaredPoints: player.points,
       points: regenerated,
       captures: 0,
+      outcome: outcomes[seat],
     };
   });
 
@@ -91,8 +94,6 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     };
   });
 
-  const end = gameEnd(game, replay);
-  const outcomes = goOutcomes(game, end);
   const passes = replay.mainLine.filter((m) => m.move.point === null).length;
   const details: Record<string, JsonValue> = {
     boardSize: game.boardSize,
@@ -105,7 +106,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     treeMoves: replay.moves.length,
   };
   return {
-    players: players.map((p, seat) => ({ ...p, captures: captures[seat], outcome: outcomes[seat] })),
+    players: players.map((p, seat) => ({ ...p, captures: captures[seat] })),
     moveCount: replay.mainLine.length,
     result: resultText(game, replay, end),
     verdict: { legal, consistent, problems },
