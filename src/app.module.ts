@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { FormatIndexModule } from './format-index/format-index.module.js';
 import { GamesModule } from './games/games.module.js';
 import { HealthController } from './health/health.controller.js';
+import { PlayersModule } from './players/players.module.js';
 
 @Global()
 @Module({})
@@ -20,7 +21,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, PlayersModule],
       controllers: [HealthController],
     };
   }

@@ -31,6 +31,8 @@ export const PROBLEM_CODES = [
   'auth.invalid',
   /** No game has this id. */
   'game.not_found',
+  /** No game in the archive has this player. */
+  'player.not_found',
   /** The game is stored verbatim but no plugin understood it: nothing to replay or regenerate. */
   'game.not_indexed',
   /** No such route, format or schema. */

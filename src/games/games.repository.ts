@@ -5,7 +5,7 @@ import type { GameRecord, PlayerEntry, ReplayPly, UploadedFile } from '../format
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import type { GameFilters, GameView, RawGame } from './game-view.js';
-import { playerNameKey } from './player-name-key.js';
+import { playerNameKey, SHORTEST_PART } from './player-name-key.js';
 
 export interface NewGame {
   readonly file: UploadedFile;
@@ -172,7 +172,7 @@ export class GamesRepository {
     const byGame = new Map<number, PlayerEntry[]>();
     if (ids.length === 0) return byGame;
     const rows = await this.dataSource.query(
-      `SELECT game_id, seat, name, external_id, color, declared_points, points, captures
+      `SELECT game_id, seat, name, external_id, color, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat`,
       [ids],
     );
@@ -187,6 +187,7 @@ export class GamesRepository {
         declaredPoints: row.declared_points,
         points: row.points,
         captures: row.captures,
+        outcome: row.outcome,
       });
       byGame.set(gameId, list);
     }
@@ -244,7 +245,10 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
   if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
   if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
   if (filters.player !== undefined) {
-    where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key LIKE ${param(`%${escapeLike(playerNameKey(filters.player))}%`)})`);
+    // Trigrams serve parts of three characters or more; a shorter part matches whole names, by B-tree.
+    const key = playerNameKey(filters.player);
+    const matches = key.length >= SHORTEST_PART ? `p.name_key LIKE ${param(`%${escapeLike(key)}%`)}` : `p.name_key = ${param(key)}`;
+    where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE ${matches})`);
   }
   return { where, params };
 }
@@ -268,7 +272,9 @@ function indexRowParams(record: GameRecord): unknown[] {
           details: analysis.details,
         })
       : null,
-    JSON.stringify((analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) }))),
+    JSON.stringify(
+      (analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) })),
+    ),
     analysis ? JSON.stringify(analysis.replay) : null,
   ];
 }
@@ -285,10 +291,10 @@ function indexRowsFrom(game: string, first: number): string {
          FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb)
          WHERE ${a} IS NOT NULL
        ), players AS (
-         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures)
-         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures
+         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome)
+         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome
          FROM ${game}, jsonb_to_recordset(${p}) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
-              "declaredPoints" double precision, points double precision, captures int)
+              "declaredPoints" double precision, points double precision, captures int, outcome text)
        ), replay AS (
          INSERT INTO game_replays (game_id, plies) SELECT id, ${r} FROM ${game} WHERE ${r} IS NOT NULL
        )`;

@@ -6,3 +6,6 @@
 export function playerNameKey(name: string): string {
   return name.normalize('NFKC').toLowerCase();
 }
+
+/** The shortest name part the trigram index serves; shorter parts match whole names (by B-tree). */
+export const SHORTEST_PART = 3;

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { FAMILIES } from '../../formats/plugin.js';
+import { FAMILIES, PLAYER_OUTCOMES } from '../../formats/plugin.js';
 import { VERDICT_PROBLEM_CODES } from '../../formats/verdict-codes.js';
 import type { VerdictProblemCode } from '../../formats/verdict-codes.js';
-import type { Family, JsonValue } from '../../formats/plugin.js';
+import type { Family, JsonValue, PlayerOutcome } from '../../formats/plugin.js';
 
 export class PlayerDto {
   /** 0-based position of the player in the file. */
@@ -24,6 +24,13 @@ export class PlayerDto {
   /** What this player captured in the replay. */
   @ApiProperty({ type: 'integer', nullable: true })
   captures: number | null;
+  @ApiProperty({
+    enum: PLAYER_OUTCOMES,
+    enumName: 'PlayerOutcome',
+    nullable: true,
+    description: 'How the game ended for this player; null where the format tells nothing (a puzzle), or for games stored before outcomes were kept (re-index them).',
+  })
+  outcome: PlayerOutcome | null;
 }
 
 export class ProblemDto {

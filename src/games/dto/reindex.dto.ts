@@ -1,19 +1,14 @@
+import { PageSize } from '../../common/page-size.js';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Min } from 'class-validator';
 import { PROBLEM_CODES } from '../../common/problem-codes.js';
 import type { ProblemCode } from '../../common/problem-codes.js';
 import { SearchGamesQuery } from './search-games.query.js';
 
 /** Which games a bulk re-indexing reads again: the search filters, a batch size, and where to go on. */
 export class ReindexQuery extends OmitType(SearchGamesQuery, ['cursor', 'limit'] as const) {
-  /** Games re-read by this call, 1 to 1000 (default 100). */
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @PageSize(1000, 100)
   limit?: number;
 
   /** Start after this game id: the `next` of the previous call (games are walked by ascending id). */

@@ -1,11 +1,15 @@
+import { PageSize } from '../../common/page-size.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { FAMILIES } from '../../formats/plugin.js';
 import type { Family } from '../../formats/plugin.js';
 
 export class SearchGamesQuery {
-  /** Part of a player's name, case-insensitive. */
+  /**
+   * Part of a player's name, compared case-insensitively (NFKC, lower case). Three characters or
+   * more match anywhere in a name; one or two match whole names only (no index serves shorter parts).
+   */
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -50,13 +54,7 @@ export class SearchGamesQuery {
   @IsISO8601({ strict: true })
   uploadedTo?: string;
 
-  /** Page size, 1 to 100 (default 20). */
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageSize(100, 20)
   limit?: number;
 
   /**
