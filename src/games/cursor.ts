@@ -13,9 +13,37 @@ export interface SearchFilters {
   readonly consistent?: boolean;
   readonly uploadedFrom?: string;
   readonly uploadedTo?: string;
+  readonly externalId?: string;
+  readonly filename?: string;
+  readonly movesMin?: number;
+  readonly movesMax?: number;
+  readonly sort?: 'uploaded' | '-uploaded';
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'externalId', 'filename', 'movesMin', 'movesMax', 'sort'] as const;
+
+type FilterKey = (typeof FILTER_KEYS)[number];
+
+const isText = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 200 && controlCharacterIn(value) === undefined;
+const isInstant = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** What a cursor may hold for each filter (a cursor is client input like any other). */
+const VALID: Record<FilterKey, (value: unknown) => boolean> = {
+  player: isText,
+  publisher: isText,
+  version: isText,
+  family: (value) => (FAMILIES as readonly unknown[]).includes(value),
+  status: (value) => value === 'indexed' || value === 'stored',
+  consistent: (value) => typeof value === 'boolean',
+  uploadedFrom: isInstant,
+  uploadedTo: isInstant,
+  externalId: isText,
+  filename: isText,
+  movesMin: isCount,
+  movesMax: isCount,
+  sort: (value) => value === 'uploaded' || value === '-uploaded',
+};
 
 /** Search cursors are opaque to clients; inside they hold the last id of the page and the search's filters. */
 export function encodeCursor(lastId: number, filters: SearchFilters): string {
@@ -53,16 +81,7 @@ function decodeCursor(cursor: string): { after: number; filters: SearchFilters }
   const filters: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(f)) {
     if (!(FILTER_KEYS as readonly string[]).includes(key)) throw invalid();
-    const ok =
-      key === 'consistent'
-        ? typeof value === 'boolean'
-        : key === 'family'
-          ? (FAMILIES as readonly unknown[]).includes(value)
-          : key === 'status'
-            ? value === 'indexed' || value === 'stored'
-            : key === 'uploadedFrom' || key === 'uploadedTo'
-              ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
-              : typeof value === 'string' && value.length > 0 && value.length <= 200 && controlCharacterIn(value) === undefined;
+    const ok = VALID[key as FilterKey](value);
     if (!ok) throw invalid();
     filters[key] = value;
   }

@@ -37,6 +37,8 @@ export interface RawGame {
   status: GameStatus;
 }
 
+export type GameSort = 'uploaded' | '-uploaded';
+
 export interface GameFilters {
   player?: string;
   publisher?: string;
@@ -46,6 +48,15 @@ export interface GameFilters {
   consistent?: boolean;
   uploadedFrom?: Date;
   uploadedTo?: Date;
-  /** Return only games with an id below this one (keyset pagination, newest first). */
-  beforeId?: number;
+  /** The player's id in the source system (VK id, GoFans player id…), exactly. */
+  externalId?: string;
+  /** The file name kept with the upload, exactly. */
+  filename?: string;
+  /** Plies of the main line, at least / at most. */
+  movesMin?: number;
+  movesMax?: number;
+  /** `uploaded`: oldest first; `-uploaded` (default): newest first. */
+  sort?: GameSort;
+  /** Keyset pagination: only games past this id in the sort order. */
+  pastId?: number;
 }

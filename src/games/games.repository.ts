@@ -142,7 +142,7 @@ export class GamesRepository {
     return rows[0].plies ?? null;
   }
 
-  /** Newest first, `limit` rows at most; keyset pagination on the id. */
+  /** In upload order (ids grow with upload time), newest first unless asked; keyset pagination on the id. */
   async search(filters: GameFilters, limit: number): Promise<GameView[]> {
     const { where, params } = whereClause(filters);
     const param = (value: unknown): string => {
@@ -153,7 +153,7 @@ export class GamesRepository {
       `SELECT ${SUMMARY_COLUMNS}
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY g.id DESC
+       ORDER BY g.id ${filters.sort === 'uploaded' ? 'ASC' : 'DESC'}
        LIMIT ${param(limit)}`,
       params,
     );
@@ -236,7 +236,14 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
     params.push(value);
     return `$${params.length}`;
   };
-  if (filters.beforeId !== undefined) where.push(`g.id < ${param(filters.beforeId)}`);
+  const ascending = filters.sort === 'uploaded';
+  if (filters.pastId !== undefined) where.push(`g.id ${ascending ? '>' : '<'} ${param(filters.pastId)}`);
+  if (filters.externalId !== undefined) {
+    where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.external_id = ${param(filters.externalId)})`);
+  }
+  if (filters.filename !== undefined) where.push(`g.filename = ${param(filters.filename)}`);
+  if (filters.movesMin !== undefined) where.push(`a.move_count >= ${param(filters.movesMin)}`);
+  if (filters.movesMax !== undefined) where.push(`a.move_count <= ${param(filters.movesMax)}`);
   if (filters.publisher !== undefined) where.push(`g.publisher = ${param(filters.publisher)}`);
   if (filters.version !== undefined) where.push(`g.version = ${param(filters.version)}`);
   if (filters.family !== undefined) where.push(`g.family = ${param(filters.family)}`);

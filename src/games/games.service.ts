@@ -100,7 +100,7 @@ export class GamesService {
         ...filters,
         uploadedFrom: filters.uploadedFrom === undefined ? undefined : new Date(filters.uploadedFrom),
         uploadedTo: filters.uploadedTo === undefined ? undefined : new Date(filters.uploadedTo),
-        beforeId: afterId,
+        pastId: afterId,
       },
       limit + 1,
     );

@@ -7,7 +7,7 @@ import type { ProblemCode } from '../../common/problem-codes.js';
 import { SearchGamesQuery } from './search-games.query.js';
 
 /** Which games a bulk re-indexing reads again: the search filters, a batch size, and where to go on. */
-export class ReindexQuery extends OmitType(SearchGamesQuery, ['cursor', 'limit'] as const) {
+export class ReindexQuery extends OmitType(SearchGamesQuery, ['cursor', 'limit', 'sort'] as const) {
   @PageSize(1000, 100)
   limit?: number;
 

@@ -1,7 +1,7 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
 import { FAMILIES } from '../../formats/plugin.js';
 import type { Family } from '../../formats/plugin.js';
 
@@ -56,6 +56,42 @@ export class SearchGamesQuery {
 
   @PageSize(100, 20)
   limit?: number;
+
+  /** A player's id in the source system (a VK id, a GoFans player id…), exactly. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  externalId?: string;
+
+  /** The file name kept with the upload, exactly. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  filename?: string;
+
+  /** At least this many plies in the main line. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  movesMin?: number;
+
+  /** At most this many plies in the main line. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  movesMax?: number;
+
+  /** `-uploaded` (default): newest first; `uploaded`: oldest first. */
+  @ApiPropertyOptional({ enum: ['uploaded', '-uploaded'], enumName: 'GameSort', default: '-uploaded' })
+  @IsOptional()
+  @IsIn(['uploaded', '-uploaded'])
+  sort?: 'uploaded' | '-uploaded';
 
   /**
    * The `next` value of the previous page. It carries that search's filters: send it alone; a filter
