@@ -13,6 +13,7 @@ export interface SearchFilters {
   readonly consistent?: boolean;
   readonly uploadedFrom?: string;
   readonly uploadedTo?: string;
+  readonly winner?: string;
   readonly externalId?: string;
   readonly filename?: string;
   readonly movesMin?: number;
@@ -20,7 +21,7 @@ export interface SearchFilters {
   readonly sort?: 'uploaded' | '-uploaded';
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'externalId', 'filename', 'movesMin', 'movesMax', 'sort'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'sort'] as const;
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -38,6 +39,7 @@ const VALID: Record<FilterKey, (value: unknown) => boolean> = {
   consistent: (value) => typeof value === 'boolean',
   uploadedFrom: isInstant,
   uploadedTo: isInstant,
+  winner: isText,
   externalId: isText,
   filename: isText,
   movesMin: isCount,

@@ -48,6 +48,8 @@ export interface GameFilters {
   consistent?: boolean;
   uploadedFrom?: Date;
   uploadedTo?: Date;
+  /** Part of the name of a player who won the game. */
+  winner?: string;
   /** The player's id in the source system (VK id, GoFans player id…), exactly. */
   externalId?: string;
   /** The file name kept with the upload, exactly. */

@@ -251,11 +251,14 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
   if (filters.consistent !== undefined) where.push(`a.consistent = ${param(filters.consistent)}`);
   if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
   if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
-  if (filters.player !== undefined) {
-    // Trigrams serve parts of three characters or more; a shorter part matches whole names, by B-tree.
-    const key = playerNameKey(filters.player);
-    const matches = key.length >= SHORTEST_PART ? `p.name_key LIKE ${param(`%${escapeLike(key)}%`)}` : `p.name_key = ${param(key)}`;
-    where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE ${matches})`);
+  // Trigrams serve name parts of three characters or more; a shorter part matches whole names, by B-tree.
+  const nameMatches = (part: string): string => {
+    const key = playerNameKey(part);
+    return key.length >= SHORTEST_PART ? `p.name_key LIKE ${param(`%${escapeLike(key)}%`)}` : `p.name_key = ${param(key)}`;
+  };
+  if (filters.player !== undefined) where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE ${nameMatches(filters.player)})`);
+  if (filters.winner !== undefined) {
+    where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.outcome = 'won' AND ${nameMatches(filters.winner)})`);
   }
   return { where, params };
 }

@@ -62,6 +62,13 @@ describe('players and their statistics', () => {
     expect(rest.body.next).toBeNull();
   });
 
+  it('searches games by winner', async () => {
+    // Bernd won the four games Anna resigned; nobody won the unfinished games or the jigo.
+    expect((await get('/games?winner=bernd')).body.items).toHaveLength(4);
+    expect((await get('/games?winner=anna')).body.items).toEqual([]);
+    expect((await get('/games?winner=bernd&player=anna')).body.items).toHaveLength(4);
+  });
+
   it('answers a player no game has with 404 player.not_found', async () => {
     const { status, body } = await get('/players/nobody');
     expect(status).toBe(404);

@@ -57,6 +57,13 @@ export class SearchGamesQuery {
   @PageSize(100, 20)
   limit?: number;
 
+  /** Part of the name of a player who won the game (folded and matched as `player` is). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  winner?: string;
+
   /** A player's id in the source system (a VK id, a GoFans player id…), exactly. */
   @IsOptional()
   @IsString()
