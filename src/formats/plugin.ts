@@ -93,9 +93,24 @@ export interface GameAnalysis {
   /** A short outcome in words, e.g. `white resigned`, `black has no move`, `solvable`; null when open. */
   readonly result: string | null;
   readonly verdict: Verdict;
+  /** Board size, date played, event and rules, in the same form for every format. Optional until every plugin gives them. */
+  readonly facts?: GameFacts;
   /** Format-specific facts worth indexing (board size, komi, flags, solvability…), JSON only. */
   readonly details: Readonly<Record<string, JsonValue>>;
   readonly replay: readonly ReplayPly[];
+}
+
+/** What players search games by, in one form for every format (null where the file does not say). */
+export interface GameFacts {
+  /** Board width and height in points, squares or holes, as the game was played. */
+  readonly boardWidth: number | null;
+  readonly boardHeight: number | null;
+  /** The day the game was played, as the file records it: `YYYY-MM-DD`. */
+  readonly datePlayed: string | null;
+  /** The event (tournament, club evening…) the file names. */
+  readonly event: string | null;
+  /** The rules the file names (e.g. `Japanese`), as written. */
+  readonly rules: string | null;
 }
 
 export interface PlayerEntry {
