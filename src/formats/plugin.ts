@@ -93,8 +93,8 @@ export interface GameAnalysis {
   /** A short outcome in words, e.g. `white resigned`, `black has no move`, `solvable`; null when open. */
   readonly result: string | null;
   readonly verdict: Verdict;
-  /** Board size, date played, event and rules, in the same form for every format. Optional until every plugin gives them. */
-  readonly facts?: GameFacts;
+  /** Board size, date played, event and rules, in the same form for every format. */
+  readonly facts: GameFacts;
   /** Format-specific facts worth indexing (board size, komi, flags, solvability…), JSON only. */
   readonly details: Readonly<Record<string, JsonValue>>;
   readonly replay: readonly ReplayPly[];

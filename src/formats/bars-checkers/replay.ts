@@ -129,6 +129,9 @@ export function replayBars(record: BarsRecord): BarsReplay {
         consistent: consistencyProblems.length === 0,
         problems: byPly([...legalityProblems, ...notes, ...consistencyProblems]),
       },
+      // BARS is a Russian-draughts program's record: its board is always 8x8 and every file is
+      // replayed under those rules, so the format itself names them; it records no date or event.
+      facts: { boardWidth: 8, boardHeight: 8, datePlayed: null, event: null, rules: 'Russian draughts' },
       details,
       replay,
     },

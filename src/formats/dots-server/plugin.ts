@@ -60,6 +60,8 @@ export const dotsServerPlugin: FormatPlugin = {
         moveCount: dots,
         result: null,
         verdict: { legal: true, consistent: problems.length === 0, problems },
+        // The field is the GAL rows (width = points per row, height = rows); the answer has no date, event or rules.
+        facts: { boardWidth: state.width, boardHeight: state.height, datePlayed: null, event: null, rules: null },
         details: {
           width: state.width,
           height: state.height,

@@ -2,6 +2,7 @@ import type { GameAnalysis, JsonValue, PlayerEntry, PlayerOutcome, Problem, Repl
 import { goIllegalMove } from '../problems/go.js';
 import { outcomesByScore, unfinishedOutcomes } from '../problems/outcome.js';
 import { cacheProblem, noteProblem } from '../problems/problem.js';
+import { goFansFacts } from './facts.js';
 import type { GoFansGame } from './model.js';
 import { GoFansReplay, ReplayedGoFansMove, formatPoint, samePoints } from './replay.js';
 
@@ -110,6 +111,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     moveCount: replay.mainLine.length,
     result: resultText(game, replay, end),
     verdict: { legal, consistent, problems },
+    facts: goFansFacts(game),
     details,
     replay: plies,
   };

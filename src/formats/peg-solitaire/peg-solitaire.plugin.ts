@@ -111,6 +111,9 @@ export const pegSolitairePlugin: FormatPlugin = {
         result: outcome.solvable === 'yes' ? 'solvable' : outcome.solvable === 'no' ? 'unsolvable' : null,
         // A board has no moves of its own and no cached values: nothing in it can be illegal or stale.
         verdict: { legal: true, consistent: true, problems: [] },
+        // The matrix as parsed (every cell, locked ones included); a board records no date or event,
+        // and its move mode (normal/diagonal) stays in details.mode rather than being called rules.
+        facts: { boardWidth: board.width, boardHeight: board.height, datePlayed: null, event: null, rules: null },
         details,
         replay,
       },

@@ -55,6 +55,9 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
     moveCount: replay.moves.length,
     result: stop === undefined ? null : resultText(stop.seat, replay.scores),
     verdict: { legal, consistent, problems },
+    // The real sizes of the app's s/m/b fields are unknown and the 35x35 replay field is the
+    // archive's choice, not the game's; a VK file records no date, event or rules.
+    facts: { boardWidth: null, boardHeight: null, datePlayed: null, event: null, rules: null },
     details,
     replay: replay.moves.map(
       (move): ReplayPly => ({
