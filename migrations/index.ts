@@ -2,6 +2,7 @@ import { CreateArchive1763700000000 } from './1763700000000-CreateArchive.js';
 import { PlayerNameIndexWithoutPendingList1763800000000 } from './1763800000000-PlayerNameIndexWithoutPendingList.js';
 import { PlayerNameKeys1763900000000 } from './1763900000000-PlayerNameKeys.js';
 import { PlayerOutcomes1764000000000 } from './1764000000000-PlayerOutcomes.js';
+import { GameFacts1764100000000 } from './1764100000000-GameFacts.js';
 
 /** Every migration, oldest first. Listed by hand so the same list serves the build and the tests. */
-export const MIGRATIONS = [CreateArchive1763700000000, PlayerNameIndexWithoutPendingList1763800000000, PlayerNameKeys1763900000000, PlayerOutcomes1764000000000];
+export const MIGRATIONS = [CreateArchive1763700000000, PlayerNameIndexWithoutPendingList1763800000000, PlayerNameKeys1763900000000, PlayerOutcomes1764000000000, GameFacts1764100000000];

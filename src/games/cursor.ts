@@ -2,6 +2,8 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FAMILIES } from '../formats/plugin.js';
 import type { Family } from '../formats/plugin.js';
+import { GAME_SORTS } from './game-view.js';
+import type { GameSort } from './game-view.js';
 
 /** What a search filters on; a cursor carries these so that following `next` alone continues the search. */
 export interface SearchFilters {
@@ -18,15 +20,20 @@ export interface SearchFilters {
   readonly filename?: string;
   readonly movesMin?: number;
   readonly movesMax?: number;
-  readonly sort?: 'uploaded' | '-uploaded';
+  readonly boardSize?: string;
+  readonly event?: string;
+  readonly playedFrom?: string;
+  readonly playedTo?: string;
+  readonly sort?: GameSort;
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'sort'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'sort'] as const;
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 const isText = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 200 && controlCharacterIn(value) === undefined;
 const isInstant = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+const isDay = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
 const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** What a cursor may hold for each filter (a cursor is client input like any other). */
@@ -44,33 +51,37 @@ const VALID: Record<FilterKey, (value: unknown) => boolean> = {
   filename: isText,
   movesMin: isCount,
   movesMax: isCount,
-  sort: (value) => value === 'uploaded' || value === '-uploaded',
+  boardSize: (value) => typeof value === 'string' && /^[1-9]\d{0,3}(x[1-9]\d{0,3})?$/.test(value),
+  event: isText,
+  playedFrom: isDay,
+  playedTo: isDay,
+  sort: (value) => (GAME_SORTS as readonly unknown[]).includes(value),
 };
 
 /** Search cursors are opaque to clients; inside they hold the last id of the page and the search's filters. */
-export function encodeCursor(lastId: number, filters: SearchFilters): string {
+export function encodeCursor(lastId: number, filters: SearchFilters, lastDay?: string | null): string {
   const f = Object.fromEntries(FILTER_KEYS.filter((key) => filters[key] !== undefined).map((key) => [key, filters[key]]));
-  return Buffer.from(JSON.stringify({ v: 1, after: lastId, f })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 1, after: lastId, ...(lastDay ? { day: lastDay } : {}), f })).toString('base64url');
 }
 
 /**
  * The filters and position of a search: the query's own, or, with a cursor, the cursor's. A filter
  * sent beside a cursor must agree with the one the cursor carries (400 naming the mismatch).
  */
-export function resolveSearch(query: SearchFilters & { cursor?: string }): { filters: SearchFilters; afterId?: number } {
+export function resolveSearch(query: SearchFilters & { cursor?: string }): { filters: SearchFilters; afterId?: number; afterDay?: string } {
   const given = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]])) as SearchFilters;
   if (query.cursor === undefined) return { filters: given };
-  const { after, filters } = decodeCursor(query.cursor);
+  const { after, day, filters } = decodeCursor(query.cursor);
   const mismatches = FILTER_KEYS.filter((key) => given[key] !== undefined && given[key] !== filters[key]).map(
     (key) => `${key}=${String(given[key])} (the cursor's search has ${filters[key] === undefined ? `no ${key}` : `${key}=${String(filters[key])}`})`,
   );
   if (mismatches.length > 0) {
     throw new ProblemException(400, 'request.invalid', `the cursor belongs to another search: ${mismatches.join('; ')}. Send the cursor alone to continue its search`);
   }
-  return { filters, afterId: after };
+  return { filters, afterId: after, afterDay: day };
 }
 
-function decodeCursor(cursor: string): { after: number; filters: SearchFilters } {
+function decodeCursor(cursor: string): { after: number; day?: string; filters: SearchFilters } {
   const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
   let decoded: unknown;
   try {
@@ -78,8 +89,9 @@ function decodeCursor(cursor: string): { after: number; filters: SearchFilters }
   } catch {
     throw invalid();
   }
-  const { v, after, f } = (decoded ?? {}) as { v?: unknown; after?: unknown; f?: unknown };
+  const { v, after, day, f } = (decoded ?? {}) as { v?: unknown; after?: unknown; day?: unknown; f?: unknown };
   if (v !== 1 || !Number.isSafeInteger(after) || (after as number) < 1 || typeof f !== 'object' || f === null || Array.isArray(f)) throw invalid();
+  if (day !== undefined && !isDay(day)) throw invalid();
   const filters: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(f)) {
     if (!(FILTER_KEYS as readonly string[]).includes(key)) throw invalid();
@@ -87,5 +99,7 @@ function decodeCursor(cursor: string): { after: number; filters: SearchFilters }
     if (!ok) throw invalid();
     filters[key] = value;
   }
-  return { after: after as number, filters: filters as SearchFilters };
+  const sortedByDay = filters.sort === 'played' || filters.sort === '-played';
+  if (sortedByDay !== (day !== undefined)) throw invalid();
+  return { after: after as number, day: day as string | undefined, filters: filters as SearchFilters };
 }

@@ -1,4 +1,4 @@
-import type { Family, JsonValue, PlayerEntry, Problem } from '../formats/plugin.js';
+import type { Family, GameFacts, JsonValue, PlayerEntry, Problem } from '../formats/plugin.js';
 import type { GameStatus } from './entities/game.entity.js';
 
 /** A stored game as the repository returns it: the games row joined with its index rows. */
@@ -24,6 +24,7 @@ export interface GameView {
     consistent: boolean;
     problems: Problem[];
     details: Record<string, JsonValue>;
+    facts: GameFacts;
   } | null;
 }
 
@@ -37,7 +38,8 @@ export interface RawGame {
   status: GameStatus;
 }
 
-export type GameSort = 'uploaded' | '-uploaded';
+export const GAME_SORTS = ['-uploaded', 'uploaded', '-played', 'played'] as const;
+export type GameSort = (typeof GAME_SORTS)[number];
 
 export interface GameFilters {
   player?: string;
@@ -59,6 +61,15 @@ export interface GameFilters {
   movesMax?: number;
   /** `uploaded`: oldest first; `-uploaded` (default): newest first. */
   sort?: GameSort;
-  /** Keyset pagination: only games past this id in the sort order. */
+  /** Square boards of this side, or `{ width, height }`. */
+  boardWidth?: number;
+  boardHeight?: number;
+  /** The event, matched whole and case-insensitively. */
+  event?: string;
+  /** Played on or after / on or before this day (`YYYY-MM-DD`). */
+  playedFrom?: string;
+  playedTo?: string;
+  /** Keyset pagination: only games past this id (and, sorting by date played, this day) in the sort order. */
   pastId?: number;
+  pastDate?: string;
 }

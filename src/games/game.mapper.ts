@@ -36,6 +36,7 @@ export function viewOfNewGame(
           consistent: analysis.verdict.consistent,
           problems: [...analysis.verdict.problems],
           details: { ...analysis.details },
+          facts: { ...analysis.facts },
         }
       : null,
   };
@@ -61,6 +62,7 @@ export function toGameSummaryDto(view: GameView): GameSummaryDto {
       ? { legal: view.analysis.legal, consistent: view.analysis.consistent, problems: view.analysis.problems }
       : null,
     details: view.analysis?.details ?? null,
+    facts: view.analysis?.facts ?? null,
   };
 }
 

@@ -17,7 +17,8 @@ export interface NewGame {
 
 const SUMMARY_COLUMNS = `
   g.id, g.publisher, g.version, g.family, g.status, g.status_reason, g.sha256, g.size, g.media_type,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details`;
+  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules`;
 
 /** All SQL of the archive. Every write of one upload happens in one transaction. */
 @Injectable()
@@ -153,7 +154,7 @@ export class GamesRepository {
       `SELECT ${SUMMARY_COLUMNS}
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY g.id ${filters.sort === 'uploaded' ? 'ASC' : 'DESC'}
+       ORDER BY ${orderOf(filters.sort)}
        LIMIT ${param(limit)}`,
       params,
     );
@@ -220,12 +221,26 @@ function toView(row: any, players: PlayerEntry[]): GameView {
             consistent: row.consistent,
             problems: row.problems,
             details: row.details,
+            facts: { boardWidth: row.board_width, boardHeight: row.board_height, datePlayed: row.date_played, event: row.event, rules: row.rules },
           },
   };
 }
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function orderOf(sort: GameFilters['sort']): string {
+  switch (sort) {
+    case 'uploaded':
+      return 'g.id ASC';
+    case 'played':
+      return 'a.date_played ASC, g.id ASC';
+    case '-played':
+      return 'a.date_played DESC, g.id DESC';
+    default:
+      return 'g.id DESC';
+  }
 }
 
 /** The WHERE conditions of a search (on `games g` joined with `game_analyses a`) and their parameters. */
@@ -236,8 +251,22 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
     params.push(value);
     return `$${params.length}`;
   };
-  const ascending = filters.sort === 'uploaded';
-  if (filters.pastId !== undefined) where.push(`g.id ${ascending ? '>' : '<'} ${param(filters.pastId)}`);
+  const ascending = filters.sort === 'uploaded' || filters.sort === 'played';
+  const byDate = filters.sort === 'played' || filters.sort === '-played';
+  // Sorted by the day played, only games with a day are listed.
+  if (byDate) where.push(`a.date_played IS NOT NULL`);
+  if (filters.pastId !== undefined) {
+    where.push(
+      byDate
+        ? `(a.date_played, g.id) ${ascending ? '>' : '<'} (${param(filters.pastDate)}::date, ${param(filters.pastId)})`
+        : `g.id ${ascending ? '>' : '<'} ${param(filters.pastId)}`,
+    );
+  }
+  if (filters.boardWidth !== undefined) where.push(`a.board_width = ${param(filters.boardWidth)}`);
+  if (filters.boardHeight !== undefined) where.push(`a.board_height = ${param(filters.boardHeight)}`);
+  if (filters.event !== undefined) where.push(`a.event_key = ${param(playerNameKey(filters.event))}`);
+  if (filters.playedFrom !== undefined) where.push(`a.date_played >= ${param(filters.playedFrom)}::date`);
+  if (filters.playedTo !== undefined) where.push(`a.date_played <= ${param(filters.playedTo)}::date`);
   if (filters.externalId !== undefined) {
     where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.external_id = ${param(filters.externalId)})`);
   }
@@ -280,6 +309,8 @@ function indexRowParams(record: GameRecord): unknown[] {
           consistent: analysis.verdict.consistent,
           problems: analysis.verdict.problems,
           details: analysis.details,
+          ...analysis.facts,
+          eventKey: analysis.facts.event === null ? null : playerNameKey(analysis.facts.event),
         })
       : null,
     JSON.stringify(
@@ -296,9 +327,12 @@ function indexRowParams(record: GameRecord): unknown[] {
 function indexRowsFrom(game: string, first: number): string {
   const [a, p, r] = [first, first + 1, first + 2].map((n) => `$${n}::jsonb`);
   return `analysis AS (
-         INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details)
-         SELECT id, a."moveCount", a.result, a.legal, a.consistent, a.problems, a.details
-         FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb)
+         INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
+                                    board_width, board_height, date_played, event, event_key, rules)
+         SELECT id, a."moveCount", a.result, a.legal, a.consistent, a.problems, a.details,
+                a."boardWidth", a."boardHeight", a."datePlayed", a.event, a."eventKey", a.rules
+         FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb,
+              "boardWidth" int, "boardHeight" int, "datePlayed" date, event text, "eventKey" text, rules text)
          WHERE ${a} IS NOT NULL
        ), players AS (
          INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome)

@@ -7,6 +7,8 @@ import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from './cursor.js';
+import type { SearchFilters } from './cursor.js';
+import type { GameFilters } from './game-view.js';
 import type { GameDto, GamePageDto } from './dto/game.dto.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
 import type { GameId } from './game-id.pipe.js';
@@ -94,20 +96,14 @@ export class GamesService {
 
   async search(query: SearchGamesQuery): Promise<GamePageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const { filters, afterId } = resolveSearch(query);
-    const rows = await this.games.search(
-      {
-        ...filters,
-        uploadedFrom: filters.uploadedFrom === undefined ? undefined : new Date(filters.uploadedFrom),
-        uploadedTo: filters.uploadedTo === undefined ? undefined : new Date(filters.uploadedTo),
-        pastId: afterId,
-      },
-      limit + 1,
-    );
+    const { filters, afterId, afterDay } = resolveSearch(query);
+    const rows = await this.games.search({ ...gameFilters(filters), pastId: afterId, pastDate: afterDay }, limit + 1);
     const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const byDay = filters.sort === 'played' || filters.sort === '-played';
     return {
       items: page.map(toGameSummaryDto),
-      next: rows.length > limit ? encodeCursor(page[page.length - 1].id, filters) : null,
+      next: rows.length > limit ? encodeCursor(last.id, filters, byDay ? last.analysis?.facts.datePlayed : undefined) : null,
     };
   }
 
@@ -128,15 +124,7 @@ export class GamesService {
   async reindexBatch(query: ReindexQuery): Promise<ReindexPageDto> {
     const limit = query.limit ?? DEFAULT_REINDEX_BATCH;
     const { after, limit: _limit, ...filters } = query;
-    const ids = await this.games.idsAfter(
-      {
-        ...filters,
-        uploadedFrom: filters.uploadedFrom === undefined ? undefined : new Date(filters.uploadedFrom),
-        uploadedTo: filters.uploadedTo === undefined ? undefined : new Date(filters.uploadedTo),
-      },
-      after ?? 0,
-      limit + 1,
-    );
+    const ids = await this.games.idsAfter(gameFilters(filters), after ?? 0, limit + 1);
     const batch = ids.slice(0, limit);
     const page: ReindexPageDto = { reindexed: 0, indexed: 0, refused: [], next: ids.length > limit ? batch[batch.length - 1] : null };
     for (const id of batch) {
@@ -155,6 +143,19 @@ export class GamesService {
   async delete(id: GameId): Promise<void> {
     if (!(await this.games.delete(id))) throw notFound(id);
   }
+}
+
+/** The repository's form of the search filters: instants as dates, the board size as width and height. */
+function gameFilters(filters: SearchFilters): GameFilters {
+  const { uploadedFrom, uploadedTo, boardSize, ...rest } = filters;
+  const [width, height] = boardSize === undefined ? [] : boardSize.split('x').map(Number);
+  return {
+    ...rest,
+    uploadedFrom: uploadedFrom === undefined ? undefined : new Date(uploadedFrom),
+    uploadedTo: uploadedTo === undefined ? undefined : new Date(uploadedTo),
+    boardWidth: width,
+    boardHeight: boardSize === undefined ? undefined : (height ?? width),
+  };
 }
 
 function notFound(id: GameId): ProblemException {

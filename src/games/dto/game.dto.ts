@@ -55,6 +55,20 @@ export class VerdictDto {
   problems: ProblemDto[];
 }
 
+/** What players search games by, in one form for every format (null where the file does not say). */
+export class GameFactsDto {
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true })
+  boardWidth: number | null;
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true })
+  boardHeight: number | null;
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: 'The day the game was played, as the file records it.' })
+  datePlayed: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  event: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The rules the file names, as written.' })
+  rules: string | null;
+}
+
 /** A game as listed by search: everything but the Header and Body texts. */
 export class GameSummaryDto {
   @ApiProperty({ type: 'integer', format: 'int64', minimum: 1 })
@@ -100,6 +114,8 @@ export class GameSummaryDto {
     description: 'Format-specific facts found by the plugin (board size, komi, flags, solvability…).',
   })
   details: Record<string, JsonValue> | null;
+  @ApiProperty({ type: GameFactsDto, nullable: true, description: 'Null when the game is not indexed.' })
+  facts: GameFactsDto | null;
 }
 
 /** A game with its Header and Body texts (the GoFans table design). */

@@ -1,7 +1,9 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { GAME_SORTS } from '../game-view.js';
+import type { GameSort } from '../game-view.js';
 import { FAMILIES } from '../../formats/plugin.js';
 import type { Family } from '../../formats/plugin.js';
 
@@ -94,11 +96,37 @@ export class SearchGamesQuery {
   @Min(0)
   movesMax?: number;
 
-  /** `-uploaded` (default): newest first; `uploaded`: oldest first. */
-  @ApiPropertyOptional({ enum: ['uploaded', '-uploaded'], enumName: 'GameSort', default: '-uploaded' })
+  /** Board size: `19` for square boards, or `39x32` (width x height). */
   @IsOptional()
-  @IsIn(['uploaded', '-uploaded'])
-  sort?: 'uploaded' | '-uploaded';
+  @Matches(/^[1-9]\d{0,3}(x[1-9]\d{0,3})?$/, { message: 'boardSize must be N or WxH, e.g. 19 or 39x32' })
+  boardSize?: string;
+
+  /** The event, whole, case-insensitively. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  event?: string;
+
+  /** Played on or after this day (`YYYY-MM-DD`). */
+  @ApiPropertyOptional({ type: String, format: 'date' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'playedFrom must be a day, YYYY-MM-DD' })
+  playedFrom?: string;
+
+  /** Played on or before this day (`YYYY-MM-DD`). */
+  @ApiPropertyOptional({ type: String, format: 'date' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'playedTo must be a day, YYYY-MM-DD' })
+  playedTo?: string;
+
+  /** `-uploaded` (default): newest first; `uploaded`: oldest first; `played` / `-played`: by the day played, games with one only. */
+  @ApiPropertyOptional({ enum: GAME_SORTS, enumName: 'GameSort', default: '-uploaded' })
+  @IsOptional()
+  @IsIn(GAME_SORTS)
+  sort?: GameSort;
 
   /**
    * The `next` value of the previous page. It carries that search's filters: send it alone; a filter
