@@ -27,16 +27,23 @@ export interface DatabaseOptions {
 export async function startArchive(settings: Record<string, string> = {}, options: DatabaseOptions = {}): Promise<TestArchive> {
   // A suite that brings its own DATABASE_URL manages that database itself.
   const database = settings.DATABASE_URL === undefined ? await createTestDatabase(options) : undefined;
-  const config = loadConfig({
-    DATA_DIR: 'memory://',
-    LOG_LEVEL: 'error',
-    // Suites send hundreds of requests from loopback; the limits have tests of their own.
-    RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
-    ...(database ? { DATABASE_URL: database.url } : {}),
-    ...settings,
-  });
-  const app = await createApp(config);
-  await app.listen(0, '127.0.0.1');
+  let app: INestApplication;
+  try {
+    const config = loadConfig({
+      DATA_DIR: 'memory://',
+      LOG_LEVEL: 'error',
+      // Suites send hundreds of requests from loopback; the limits have tests of their own.
+      RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...settings,
+    });
+    app = await createApp(config);
+    await app.listen(0, '127.0.0.1');
+  } catch (error) {
+    // A configuration a test expects to be refused must not leave its database behind.
+    await database?.drop();
+    throw error;
+  }
   const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const stopChecking = checkResponsesOf(baseUrl);
   return {
