@@ -93,11 +93,11 @@ export function replayBars(record: BarsRecord): BarsReplay {
     });
   });
 
-  const over = stopped ? null : gameOver(position);
   // The outcome is the rules' verdict on the last position the replay knows (before an illegal
   // move, if any): a side to move without a legal move lost. Only a move written after the end
   // (`checkers.game_over`) leaves that position decided; any other illegal move leaves it open.
   const decided = gameOver(position);
+  const over = stopped ? null : decided;
   const outcomeOf = (colour: Colour): PlayerOutcome => (decided === null ? 'unfinished' : decided.winner === colour ? 'won' : 'lost');
   const details: Record<string, JsonValue> = {
     start: record.start ? 'area_monitor' : 'standard',
