@@ -38,10 +38,6 @@ export function checkBoard(limits: ReadLimits, width: number, height: number, wh
   if (width > limits.maxBoardSide || height > limits.maxBoardSide) throw boardExceeded(limits, width, height, where);
 }
 
-export function checkPlies(limits: ReadLimits, plies: number, where: SourceLocation = {}): void {
-  if (plies > limits.maxPlies) throw pliesExceeded(limits, where);
-}
-
 export function variationDepthExceeded(limits: ReadLimits, where: SourceLocation = {}): FormatError {
   const message = `variations are nested deeper than ${limits.maxVariationDepth} levels (MAX_VARIATION_DEPTH)`;
   return FormatError.at(message, where, 422, 'limit.variation_depth');

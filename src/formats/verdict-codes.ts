@@ -17,9 +17,6 @@ import { DOTS_ILLEGAL } from '../rules/dots/illegal.js';
 import { GO_ILLEGAL } from '../rules/go/illegal.js';
 import { PEG_ILLEGAL } from '../rules/peg-solitaire/illegal.js';
 
-/** The prefix of each family's illegal-move codes. */
-export const ILLEGAL_MOVE_PREFIXES = { go: 'go', dots: 'dots', checkers: 'checkers', 'peg-solitaire': 'peg' } as const;
-
 function prefixed<P extends string, C extends string>(prefix: P, codes: readonly C[]): `${P}.${C}`[] {
   return codes.map((code) => `${prefix}.${code}` as `${P}.${C}`);
 }

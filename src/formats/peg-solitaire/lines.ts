@@ -20,7 +20,3 @@ export function* eachLine(text: string): Generator<TextLine> {
   }
   if (start < text.length) yield { text: text.slice(start), start, next: text.length };
 }
-
-export function splitLines(text: string): TextLine[] {
-  return [...eachLine(text)];
-}
