@@ -81,9 +81,9 @@ function parse(source: VkSource, limits: ReadLimits): CodeToken[] {
 /**
  * The bounds, before anything is built from the text: the code's dots are counted first (a scan
  * that stops at the bound, so a code of a million dots is refused at dot MAX_PLIES + 1, not read),
- * then every line's length, then the replay field's side.
+ * then every line's length, then the replay field's side. Returns the lines, for {@link readSource}.
  */
-function checkBounds(text: string, limits: ReadLimits): void {
+function checkBounds(text: string, limits: ReadLimits): ReturnType<typeof splitLines> {
   const lines = splitLines(text);
   const codeLine = lines.length === 1 ? lines[0] : lines.length === 5 ? lines[4] : undefined;
   if (codeLine) {
@@ -92,12 +92,12 @@ function checkBounds(text: string, limits: ReadLimits): void {
   }
   checkLineLengths(text, limits);
   checkBoard(limits, REPLAY_FIELD.width, REPLAY_FIELD.height);
+  return lines;
 }
 
 function replayUpload(file: UploadedFile, options: ReadOptions): { source: VkSource; tokens: CodeToken[]; replay: VkReplay } {
   const text = decodeUtf8(file.bytes);
-  checkBounds(text, options.limits);
-  const source = readSource(text);
+  const source = readSource(text, checkBounds(text, options.limits));
   const named = options.format?.version;
   if (named === VK_SAVE_FORMAT.version && source.kind !== 'save') {
     throw new FormatError('named format VK Dots/1.0 is a 5-line save file, but the upload is a single line (use VK Dots/code)');

@@ -80,9 +80,8 @@ export function looksLikeBareCode(lines: readonly Line[]): boolean {
   return code.length >= 2 && CODE_CHARS.test(code) && code[0] !== '#' && code[0] !== '@' && /[a-z#]/.test(code);
 }
 
-/** Splits an upload into header lines and game code, or explains where it is malformed. */
-export function readSource(text: string): VkSource {
-  const lines = splitLines(text);
+/** Splits an upload into header lines and game code, or explains where it is malformed. `lines` is {@link splitLines} of `text`. */
+export function readSource(text: string, lines: readonly Line[]): VkSource {
   if (lines.length === 1 && lines[0].text.length > 0) {
     const code = lines[0].text;
     for (let i = 0; i < code.length; i++) {
