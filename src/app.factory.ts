@@ -4,7 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
-import { conditionalRequests } from './common/conditional-requests.js';
+import { answerConditionalRequestsByEtag } from './common/conditional-requests.js';
 import type { AppConfig } from './common/config.js';
 import { guardHttpServer, rateLimits } from './common/http-guards.js';
 import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
@@ -28,12 +28,12 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
   });
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
+  answerConditionalRequestsByEtag(app.getHttpAdapter().getInstance());
   if (config.TRUST_PROXY_HOPS > 0) app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Order matters: every request gets its id and access-log line first, then the limits apply.
   app.use(accessLog(logger));
   for (const limiter of rateLimits(config)) app.use(limiter);
   app.use(refuseControlCharacters);
-  app.use(conditionalRequests);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();

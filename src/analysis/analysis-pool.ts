@@ -72,11 +72,6 @@ export class AnalysisPool {
     return { ...reply.file, content: typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength) };
   }
 
-  /** Analyses running now and waiting for a thread. */
-  get load(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
-  }
-
   async close(): Promise<void> {
     await this.piscina.destroy();
   }

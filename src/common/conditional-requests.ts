@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 
 /** Whether an If-None-Match header names this ETag (weak comparison, `*` matches any). */
 export function matchesEtag(header: string, etag: string): boolean {
@@ -10,10 +10,11 @@ export function matchesEtag(header: string, etag: string): boolean {
  * Conditional GETs answered by the ETag alone. Express's own freshness test gives up when the request
  * says `Cache-Control: no-cache`, which every fetch() implementation adds to a request carrying
  * If-None-Match; that directive is for caches on the way, and the archive, the origin, may still
- * answer 304 when the tag matches (RFC 9110 §13.1.2, RFC 9111 §5.2.1.4).
+ * answer 304 when the tag matches (RFC 9110 §13.1.2, RFC 9111 §5.2.1.4). Installed once, at start-up,
+ * on the prototype Express gives every request of this application.
  */
-export function conditionalRequests(request: Request, _response: Response, next: NextFunction): void {
-  Object.defineProperty(request, 'fresh', {
+export function answerConditionalRequestsByEtag(expressApp: { request: object }): void {
+  Object.defineProperty(expressApp.request, 'fresh', {
     configurable: true,
     get(this: Request): boolean {
       if (this.method !== 'GET' && this.method !== 'HEAD') return false;
@@ -24,5 +25,4 @@ export function conditionalRequests(request: Request, _response: Response, next:
       return typeof header === 'string' && etag !== undefined && matchesEtag(header, String(etag));
     },
   });
-  next();
 }

@@ -31,9 +31,7 @@ export function rateLimits(config: AppConfig) {
         const reset = (request as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
         const retryAfter = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
         const problem = makeProblem(429, 'request.rate_limited', `more than ${limit} ${what} a minute from this client: retry after ${retryAfter} s`);
-        problem.instance = request.originalUrl;
-        if (request.id !== undefined) problem.requestId = String(request.id);
-        sendProblem(response as Response, problem, retryAfter);
+        sendProblem(request, response as Response, problem, retryAfter);
       },
     });
   return [

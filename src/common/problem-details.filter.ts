@@ -22,18 +22,14 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const { problem, retryAfter } = this.toProblem(exception);
-    problem.instance = request.originalUrl ?? request.url;
-    if (request.id !== undefined) problem.requestId = String(request.id);
-    if (problem.status >= 500 && problem.code === 'internal') {
-      this.logger.error(`${request.method} ${problem.instance} [${problem.requestId ?? '-'}]: ${String(exception)}`, (exception as Error)?.stack);
-    } else if (problem.code === 'service.unavailable') {
-      this.logger.warn(`${request.method} ${problem.instance} [${problem.requestId ?? '-'}]: the database does not answer: ${String(exception)}`);
-    }
+    const where = `${request.method} ${request.originalUrl ?? request.url} [${request.id ?? '-'}]`;
+    if (problem.code === 'internal') this.logger.error(`${where}: ${String(exception)}`, (exception as Error)?.stack);
+    else if (problem.code === 'service.unavailable') this.logger.warn(`${where}: the database does not answer: ${String(exception)}`);
     if (response.headersSent) {
       response.destroy();
       return;
     }
-    sendProblem(response, problem, retryAfter);
+    sendProblem(request, response, problem, retryAfter);
   }
 
   private toProblem(exception: unknown): { problem: ProblemDetails; retryAfter?: number } {
@@ -63,8 +59,18 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 }
 
-/** Writes a problem+json answer (with WWW-Authenticate on 401 and Retry-After when given). */
-export function sendProblem(response: Response, problem: ProblemDetails, retryAfter?: number): void {
+/** Says which request a problem answers: its path and its id. */
+function stamp(problem: ProblemDetails, request: Request): void {
+  problem.instance = request.originalUrl ?? request.url;
+  if (request.id !== undefined) problem.requestId = String(request.id);
+}
+
+/**
+ * Writes a problem+json answer to a request, with its path and id, WWW-Authenticate on 401 and
+ * Retry-After when given. The one way every error answer is written.
+ */
+export function sendProblem(request: Request, response: Response, problem: ProblemDetails, retryAfter?: number): void {
+  stamp(problem, request);
   if (problem.status === HttpStatus.UNAUTHORIZED) response.setHeader('WWW-Authenticate', 'Bearer');
   if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
   response.status(problem.status).type(PROBLEM_JSON).send(JSON.stringify(problem));

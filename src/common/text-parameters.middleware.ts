@@ -19,10 +19,7 @@ export function refuseControlCharacters(request: Request, response: Response, ne
     for (const text of Array.isArray(value) ? value : [value]) {
       const found = typeof text === 'string' ? controlCharacterIn(text) : undefined;
       if (found) {
-        const problem = makeProblem(400, 'request.control_character', `the query parameter "${name}" contains the control character ${found}`);
-        problem.instance = request.originalUrl;
-        if (request.id !== undefined) problem.requestId = String(request.id);
-        sendProblem(response, problem);
+        sendProblem(request, response, makeProblem(400, 'request.control_character', `the query parameter "${name}" contains the control character ${found}`));
         return;
       }
     }
