@@ -78,14 +78,14 @@ export class FormatReader {
    * The media type to keep with an upload and serve it with: the uploader's, unless it says nothing
    * about the file and a plugin recognised the format, which then names the type.
    */
-  mediaTypeFor(declared: string, record: GameRecord, charset: SourceCharset = 'utf-8'): string {
+  mediaTypeFor(declared: string, record: ReadResult): string {
     const essence = declared.split(';')[0].trim().toLowerCase();
     if (!UNINFORMATIVE_MEDIA_TYPES.has(essence)) return declared;
     const known = record.publisher !== null && record.version !== null ? this.find(record.publisher, record.version) : undefined;
     const named = known?.format.mediaTypes[0];
     if (named === undefined) return 'application/octet-stream';
     // Say which charset the text is in, or browsers guess another one.
-    return named.startsWith('text/') && !named.includes(';') ? `${named}; charset=${charset}` : named;
+    return named.startsWith('text/') && !named.includes(';') ? `${named}; charset=${record.charset}` : named;
   }
 
   async regenerate(upload: UploadedFile, publisher: string, version: string, request: Omit<ReadRequest, 'format'>): Promise<RegeneratedFile | undefined> {

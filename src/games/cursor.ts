@@ -2,7 +2,7 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FAMILIES } from '../formats/plugin.js';
 import type { Family } from '../formats/plugin.js';
-import { GAME_SORTS } from './game-view.js';
+import { GAME_SORTS, sortsByDay } from './game-view.js';
 import type { GameSort } from './game-view.js';
 
 /** What a search filters on; a cursor carries these so that following `next` alone continues the search. */
@@ -99,7 +99,6 @@ function decodeCursor(cursor: string): { after: number; day?: string; filters: S
     if (!ok) throw invalid();
     filters[key] = value;
   }
-  const sortedByDay = filters.sort === 'played' || filters.sort === '-played';
-  if (sortedByDay !== (day !== undefined)) throw invalid();
+  if (sortsByDay(filters.sort as GameSort | undefined) !== (day !== undefined)) throw invalid();
   return { after: after as number, day: day as string | undefined, filters: filters as SearchFilters };
 }

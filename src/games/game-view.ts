@@ -41,6 +41,11 @@ export interface RawGame {
 export const GAME_SORTS = ['-uploaded', 'uploaded', '-played', 'played'] as const;
 export type GameSort = (typeof GAME_SORTS)[number];
 
+/** Whether a sort goes by the day played (games without one are left out) rather than upload order. */
+export function sortsByDay(sort: GameSort | undefined): boolean {
+  return sort === 'played' || sort === '-played';
+}
+
 export interface GameFilters {
   player?: string;
   publisher?: string;

@@ -4,8 +4,9 @@ import { DataSource } from 'typeorm';
 import type { GameRecord, PlayerEntry, ReplayPly, UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
+import { sortsByDay } from './game-view.js';
 import type { GameFilters, GameView, RawGame } from './game-view.js';
-import { playerNameKey, SHORTEST_PART } from './player-name-key.js';
+import { nameKeyMatches, playerNameKey } from './player-name-key.js';
 
 export interface NewGame {
   readonly file: UploadedFile;
@@ -33,9 +34,9 @@ export class GamesRepository {
   /**
    * Inserts the game and its index rows in one statement, so an upload is written whole or not at
    * all, in one round trip. When the same bytes were stored meanwhile (a racing upload), the unique
-   * SHA-256 turns the insert into a no-op and the existing id is returned instead.
+   * SHA-256 turns the insert into a no-op: `created: false`, and the caller reads the stored game.
    */
-  async insert(game: NewGame): Promise<{ id: number; uploadedAt: Date; created: boolean }> {
+  async insert(game: NewGame): Promise<{ id: number; uploadedAt: Date; created: true } | { created: false }> {
     const { record } = game;
     const rows: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
       `WITH game AS (
@@ -55,15 +56,8 @@ export class GamesRepository {
         ...indexRowParams(record),
       ],
     );
-    if (rows.length > 0) return { id: Number(rows[0].id), uploadedAt: rows[0].uploaded_at, created: true };
-    // The same bytes are stored: name them. Should they have been deleted since the insert saw
-    // them, the insert is tried again and this upload stores them anew.
-    const existing: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
-      `SELECT id, uploaded_at FROM games WHERE sha256 = $1`,
-      [game.sha256],
-    );
-    if (existing.length === 0) return this.insert(game);
-    return { id: Number(existing[0].id), uploadedAt: existing[0].uploaded_at, created: false };
+    // No row: the same bytes were stored meanwhile (a racing upload). The caller reads that game.
+    return rows.length > 0 ? { id: Number(rows[0].id), uploadedAt: rows[0].uploaded_at, created: true } : { created: false };
   }
 
   /**
@@ -226,9 +220,6 @@ function toView(row: any, players: PlayerEntry[]): GameView {
   };
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 function orderOf(sort: GameFilters['sort']): string {
   switch (sort) {
@@ -252,7 +243,7 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
     return `$${params.length}`;
   };
   const ascending = filters.sort === 'uploaded' || filters.sort === 'played';
-  const byDate = filters.sort === 'played' || filters.sort === '-played';
+  const byDate = sortsByDay(filters.sort);
   // Sorted by the day played, only games with a day are listed.
   if (byDate) where.push(`a.date_played IS NOT NULL`);
   if (filters.pastId !== undefined) {
@@ -280,11 +271,7 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
   if (filters.consistent !== undefined) where.push(`a.consistent = ${param(filters.consistent)}`);
   if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
   if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
-  // Trigrams serve name parts of three characters or more; a shorter part matches whole names, by B-tree.
-  const nameMatches = (part: string): string => {
-    const key = playerNameKey(part);
-    return key.length >= SHORTEST_PART ? `p.name_key LIKE ${param(`%${escapeLike(key)}%`)}` : `p.name_key = ${param(key)}`;
-  };
+  const nameMatches = (part: string): string => nameKeyMatches('p.name_key', part, param);
   if (filters.player !== undefined) where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE ${nameMatches(filters.player)})`);
   if (filters.winner !== undefined) {
     where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.outcome = 'won' AND ${nameMatches(filters.winner)})`);

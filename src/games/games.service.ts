@@ -5,9 +5,10 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
-import type { RegeneratedFile } from '../formats/plugin.js';
+import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from './cursor.js';
 import type { SearchFilters } from './cursor.js';
+import { sortsByDay } from './game-view.js';
 import type { GameFilters } from './game-view.js';
 import type { GameDto, GamePageDto } from './dto/game.dto.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
@@ -46,16 +47,16 @@ export class GamesService {
 
     const upload = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
     const record = await this.analysis.read(upload, query.format);
-    const mediaType = this.reader.mediaTypeFor(file.mediaType, record, record.charset);
+    const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
     for (;;) {
       const stored = await this.games.insert({ file: upload, sha256, mediaType, filename, record });
       if (stored.created) {
         const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record));
         return { game, created: true };
       }
-      const view = await this.games.findById(String(stored.id));
-      if (view) return { game: toGameDto(view), created: false };
-      // Deleted between the insert that found it and this read: store it again.
+      // Stored by a racing upload: answer with that game, unless a delete took it meanwhile, then store again.
+      const twin = await this.existing(sha256);
+      if (twin) return { game: twin, created: false };
     }
   }
 
@@ -81,7 +82,7 @@ export class GamesService {
     const raw = await this.raw(id);
     const regenerated =
       raw.status === 'indexed' && raw.publisher !== null && raw.version !== null
-        ? await this.analysis.regenerate({ bytes: raw.raw, mediaType: raw.mediaType, filename: raw.filename ?? undefined }, raw.publisher, raw.version)
+        ? await this.analysis.regenerate(storedFile(raw), raw.publisher, raw.version)
         : undefined;
     if (!regenerated) throw notIndexed(`game ${id} is stored but not indexed: there is nothing to regenerate`);
     return regenerated;
@@ -100,10 +101,9 @@ export class GamesService {
     const rows = await this.games.search({ ...gameFilters(filters), pastId: afterId, pastDate: afterDay }, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const byDay = filters.sort === 'played' || filters.sort === '-played';
     return {
       items: page.map(toGameSummaryDto),
-      next: rows.length > limit ? encodeCursor(last.id, filters, byDay ? last.analysis?.facts.datePlayed : undefined) : null,
+      next: rows.length > limit ? encodeCursor(last.id, filters, sortsByDay(filters.sort) ? last.analysis?.facts.datePlayed : undefined) : null,
     };
   }
 
@@ -114,8 +114,8 @@ export class GamesService {
    */
   async reindex(id: GameId, format?: string): Promise<GameDto> {
     const raw = await this.raw(id);
-    const record = await this.analysis.read({ bytes: raw.raw, mediaType: raw.mediaType, filename: raw.filename ?? undefined }, format);
-    const mediaType = this.reader.mediaTypeFor(raw.mediaType, record, record.charset);
+    const record = await this.analysis.read(storedFile(raw), format);
+    const mediaType = this.reader.mediaTypeFor(raw.mediaType, record);
     if (!(await this.games.replaceReading(id, record, mediaType))) throw notFound(id);
     return this.get(id);
   }
@@ -156,6 +156,11 @@ function gameFilters(filters: SearchFilters): GameFilters {
     boardWidth: width,
     boardHeight: boardSize === undefined ? undefined : (height ?? width),
   };
+}
+
+/** A stored game's bytes as the plugins read them. */
+function storedFile(raw: RawGame): UploadedFile {
+  return { bytes: raw.raw, mediaType: raw.mediaType, filename: raw.filename ?? undefined };
 }
 
 function notFound(id: GameId): ProblemException {

@@ -8,4 +8,16 @@ export function playerNameKey(name: string): string {
 }
 
 /** The shortest name part the trigram index serves; shorter parts match whole names (by B-tree). */
-export const SHORTEST_PART = 3;
+const SHORTEST_PART = 3;
+
+/**
+ * SQL matching `column` (a folded name) against a name part, folded here: anywhere in the name for
+ * parts of three characters or more (the trigram index serves them), the whole name for shorter ones
+ * (a B-tree serves them; no index serves a shorter part anywhere). `param` adds a query parameter
+ * and returns its placeholder.
+ */
+export function nameKeyMatches(column: string, part: string, param: (value: string) => string): string {
+  const key = playerNameKey(part);
+  if (key.length < SHORTEST_PART) return `${column} = ${param(key)}`;
+  return `${column} LIKE ${param(`%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
+}

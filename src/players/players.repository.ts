@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Family, PlayerOutcome } from '../formats/plugin.js';
-import { SHORTEST_PART } from '../games/player-name-key.js';
+import { nameKeyMatches } from '../games/player-name-key.js';
 
 
 export interface PlayerRow {
@@ -34,14 +34,17 @@ export class PlayersRepository {
 
   /** Players whose folded name contains `part` (or, for short parts, equals it), by key after `after`. */
   async find(part: string, after: string | undefined, limit: number): Promise<PlayerRow[]> {
-    const matches = part.length >= SHORTEST_PART ? `p.name_key LIKE $1` : `p.name_key = $1`;
-    const pattern = part.length >= SHORTEST_PART ? `%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : part;
+    const params: unknown[] = [];
+    const param = (value: unknown): string => {
+      params.push(value);
+      return `$${params.length}`;
+    };
     const rows: { key: string; name: string; games: string }[] = await this.dataSource.query(
       `SELECT p.name_key AS key, min(p.name) AS name, count(*) AS games
        FROM game_players p
-       WHERE ${matches} AND ($2::text IS NULL OR p.name_key > $2)
-       GROUP BY p.name_key ORDER BY p.name_key LIMIT $3`,
-      [pattern, after ?? null, limit],
+       WHERE ${nameKeyMatches('p.name_key', part, param)}${after === undefined ? '' : ` AND p.name_key > ${param(after)}`}
+       GROUP BY p.name_key ORDER BY p.name_key LIMIT ${param(limit)}`,
+      params,
     );
     return rows.map((row) => ({ key: row.key, name: row.name, games: Number(row.games) }));
   }

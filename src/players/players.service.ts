@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import type { Family } from '../formats/plugin.js';
-import { playerNameKey } from '../games/player-name-key.js';
 import type { FamilyRecordDto, FindPlayersQuery, PlayerStatisticsDto, PlayerGamesPageDto, PlayerGamesQuery, PlayerPageDto, PlayerRecordDto } from './dto/player.dto.js';
 import { OutcomeCount, PlayersRepository } from './players.repository.js';
 
@@ -16,7 +15,7 @@ export class PlayersService {
 
   async find(query: FindPlayersQuery): Promise<PlayerPageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await this.players.find(playerNameKey(query.name), query.after, limit + 1);
+    const rows = await this.players.find(query.name, query.after, limit + 1);
     const page = rows.slice(0, limit);
     return { items: page, next: rows.length > limit ? page[page.length - 1].key : null };
   }
