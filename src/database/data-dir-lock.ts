@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** A second process asked for a data directory that a live process owns. */
@@ -53,7 +53,7 @@ export class DataDirLock {
   release(): void {
     if (this.released) return;
     this.released = true;
-    if (readOwner(this.lockFile) === process.pid) unlinkQuietly(this.lockFile);
+    if (readOwner(this.lockFile) === process.pid) rmSync(this.lockFile, { force: true });
   }
 }
 
@@ -76,7 +76,7 @@ function createExclusively(lockFile: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   } finally {
-    unlinkQuietly(candidate);
+    rmSync(candidate, { force: true });
   }
 }
 
@@ -124,17 +124,9 @@ function removeIfStale(lockFile: string): boolean {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    unlinkQuietly(taken);
+    rmSync(taken, { force: true });
     return false;
   }
-  unlinkQuietly(taken);
+  rmSync(taken, { force: true });
   return true;
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -70,7 +70,7 @@ export class EmbeddedPostgres {
     try {
       db = await PGlite.create({ fs, extensions: { pg_trgm }, startParams });
       // A socket left by a process that was killed: DATA_DIR's lock says no live process serves it.
-      unlinkIfExists(socketPath);
+      rmSync(socketPath, { force: true });
       const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS });
       await server.start();
       chmodSync(socketPath, 0o600);
@@ -110,7 +110,7 @@ export class EmbeddedPostgres {
       await this.db.close();
     } finally {
       if (this.temporaryDirectory) rmSync(this.socketDirectory, { recursive: true, force: true });
-      else unlinkIfExists(this.socketPath);
+      else rmSync(this.socketPath, { force: true });
     }
   }
 }
@@ -185,12 +185,4 @@ function temporarySocketDirectory(): string {
     throw new Error(`the temporary directory ${tmpdir()} has too long a path for a Unix socket; set TMPDIR to a shorter one`);
   }
   return directory;
-}
-
-function unlinkIfExists(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
 }
