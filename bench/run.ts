@@ -5,7 +5,9 @@ import { run as dots } from './dots.js';
 import { run as go } from './go.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
 import { run as load } from './load.js';
+import { run as migration } from './migration.js';
 import { run as rss } from './rss.js';
+import { run as storage } from './storage.js';
 
 /**
  * Runs the benchmarks and prints their figures: `npm run bench [name…]` with names from the table
@@ -18,7 +20,9 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   'peg-solitaire': pegSolitaire,
   archive,
   rss,
+  storage,
   load,
+  migration,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,8 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { SourceCharset } from '../formats/encoding.js';
+import type { ReadResult } from '../formats/format-reader.js';
 import type { FormatErrorCode, FormatIssue } from '../formats/errors.js';
 import type { ReadLimits } from '../formats/limits.js';
-import type { GameRecord, RegeneratedFile } from '../formats/plugin.js';
+import type { RegeneratedFile } from '../formats/plugin.js';
 
 /**
  * The messages between the archive and its analysis threads: plain data only, since they cross a
@@ -40,7 +40,7 @@ export interface FormatErrorData {
   readonly code: FormatErrorCode;
 }
 
-export type ReadReply = { readonly ok: true; readonly record: GameRecord & { charset: SourceCharset } } | { readonly ok: false; readonly error: FormatErrorData };
+export type ReadReply = { readonly ok: true; readonly record: ReadResult } | { readonly ok: false; readonly error: FormatErrorData };
 
 export type RegenerateReply =
   | { readonly ok: true; readonly file: (Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array }) | undefined }

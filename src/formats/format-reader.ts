@@ -2,6 +2,8 @@ import { SourceCharset, utf8View } from './encoding.js';
 import { FormatError } from './errors.js';
 import type { ReadLimits } from './limits.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, RegeneratedFile, UploadedFile } from './plugin.js';
+import { locateTextSpans } from './text-spans.js';
+import type { TextSpans } from './text-spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
 
 export interface ReadRequest {
@@ -11,9 +13,13 @@ export interface ReadRequest {
   readonly limits: ReadLimits;
 }
 
-/** A plugin's record, with the encoding the upload was written in (plugins see UTF-8 only). */
+/**
+ * A plugin's record, with the encoding the upload was written in (plugins see UTF-8 only) and
+ * where its header and body texts lie in the uploaded bytes (kept as ranges instead of copies).
+ */
 export interface ReadResult extends GameRecord {
   readonly charset: SourceCharset;
+  readonly spans: TextSpans;
 }
 
 /**
@@ -60,18 +66,24 @@ export class FormatReader {
     const file = { ...upload, bytes };
     checkUploadBasics(bytes);
     const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits };
+    // Spans only where plugins read the bytes as uploaded: UTF-16 text is re-encoded for them.
+    const withSpans = (record: GameRecord): ReadResult => ({
+      ...record,
+      charset,
+      spans: charset === 'utf-8' ? locateTextSpans(upload.bytes, record.header, record.body) : { header: null, body: null },
+    });
     if (request.format !== undefined) {
       const { plugin, format } = this.named(request.format);
-      return { ...(await plugin.read(file, { ...options, format })), charset };
+      return withSpans(await plugin.read(file, { ...options, format }));
     }
     const claimants = this.plugins.filter((plugin) => plugin.detect(file));
     if (claimants.length > 1) {
       const names = claimants.map((p) => p.id).join(', ');
       throw new FormatError(`the file looks like several formats (${names}): name one with ?format=publisher/version`, [], 422, 'format.ambiguous');
     }
-    if (claimants.length === 1) return { ...(await claimants[0].read(file, options)), charset };
+    if (claimants.length === 1) return withSpans(await claimants[0].read(file, options));
     const notIndexedReason = describeUnrecognised(bytes);
-    return { publisher: null, version: null, header: null, body: null, family: null, notIndexedReason, charset };
+    return withSpans({ publisher: null, version: null, header: null, body: null, family: null, notIndexedReason });
   }
 
   /**

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { GameRecord, PlayerEntry, ReplayPly, UploadedFile } from '../formats/plugin.js';
+import type { ReadResult } from '../formats/format-reader.js';
+import type { PlayerEntry, UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { sortsByDay } from './game-view.js';
@@ -13,11 +14,11 @@ export interface NewGame {
   readonly sha256: string;
   readonly mediaType: string;
   readonly filename: string | null;
-  readonly record: GameRecord;
+  readonly record: ReadResult;
 }
 
 const SUMMARY_COLUMNS = `
-  g.id, g.publisher, g.version, g.family, g.status, g.status_reason, g.sha256, g.size, g.media_type,
+  g.id, g.publisher, g.version, g.family, g.status, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size, g.media_type,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules`;
 
@@ -27,32 +28,35 @@ export class GamesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async findIdBySha256(sha256: string): Promise<number | undefined> {
-    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM games WHERE sha256 = $1`, [sha256]);
+    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM games WHERE sha256 = decode($1, 'hex')`, [sha256]);
     return rows.length > 0 ? Number(rows[0].id) : undefined;
   }
 
   /**
-   * Inserts the game and its index rows in one statement, so an upload is written whole or not at
-   * all, in one round trip. When the same bytes were stored meanwhile (a racing upload), the unique
+   * Inserts the game, its bytes and its index rows in one statement, so an upload is written whole
+   * or not at all, in one round trip. When the same bytes were stored meanwhile (a racing upload), the unique
    * SHA-256 turns the insert into a no-op: `created: false`, and the caller reads the stored game.
    */
   async insert(game: NewGame): Promise<{ id: number; uploadedAt: Date; created: true } | { created: false }> {
     const { record } = game;
     const rows: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
       `WITH game AS (
-         INSERT INTO games (publisher, version, header, body, family, status, status_reason, raw, sha256, size, media_type, filename)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         INSERT INTO games (publisher, version, header, body, header_start, header_end, body_start, body_end, family, status, status_reason,
+                            sha256, size, media_type, filename)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, decode($12, 'hex'), $13, $14, $15)
          ON CONFLICT (sha256) DO NOTHING
          RETURNING id, uploaded_at
-       ), ${indexRowsFrom('game', 13)}
+       ), file AS (
+         INSERT INTO game_files (game_id, raw) SELECT id, $16 FROM game
+       ), ${indexRowsFrom('game', 17)}
        SELECT id, uploaded_at FROM game`,
       [
         ...gameColumns(record),
-        game.file.bytes,
         game.sha256,
         game.file.bytes.length,
         game.mediaType,
         game.filename,
+        game.file.bytes,
         ...indexRowParams(record),
       ],
     );
@@ -61,21 +65,21 @@ export class GamesRepository {
   }
 
   /**
-   * Replaces what a plugin made of a stored game (the GoFans columns, status, media type, index rows
-   * and replay) with a new reading of the same bytes, in one transaction. The bytes never change.
+   * Replaces what a plugin made of a stored game (the GoFans columns, status, media type and index
+   * rows) with a new reading of the same bytes, in one transaction. The bytes never change.
    * False when the game does not exist (any more).
    */
-  async replaceReading(id: GameId, record: GameRecord, mediaType: string): Promise<boolean> {
+  async replaceReading(id: GameId, record: ReadResult, mediaType: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const updated: { id: string }[] = await manager.query(
-        `UPDATE games SET publisher = $2, version = $3, header = $4, body = $5, family = $6, status = $7, status_reason = $8, media_type = $9
+        `UPDATE games SET publisher = $2, version = $3, header = $4, body = $5, header_start = $6, header_end = $7, body_start = $8, body_end = $9,
+                          family = $10, status = $11, status_reason = $12, media_type = $13
          WHERE id = $1 RETURNING id`,
         [id, ...gameColumns(record), mediaType],
       );
       if (updated.length === 0) return false;
       await manager.query(
-        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_players WHERE game_id = $1)
-         DELETE FROM game_replays WHERE game_id = $1`,
+        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1) DELETE FROM game_players WHERE game_id = $1`,
         [id],
       );
       await manager.query(`WITH game AS (SELECT $1::bigint AS id), ${indexRowsFrom('game', 2)} SELECT 1`, [id, ...indexRowParams(record)]);
@@ -97,9 +101,12 @@ export class GamesRepository {
   }
 
   async findById(id: GameId): Promise<GameView | undefined> {
+    // Header and Body are cut out of the stored bytes unless kept as text (see text-spans.ts).
     const rows = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS}, g.header, g.body
-       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
+      `SELECT ${SUMMARY_COLUMNS},
+              coalesce(g.header, convert_from(substring(f.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
+              coalesce(g.body, convert_from(substring(f.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN game_files f ON f.game_id = g.id
        WHERE g.id = $1`,
       [id],
     );
@@ -111,7 +118,8 @@ export class GamesRepository {
 
   async findRaw(id: GameId): Promise<RawGame | undefined> {
     const rows = await this.dataSource.query(
-      `SELECT raw, sha256, media_type, filename, publisher, version, status FROM games WHERE id = $1`,
+      `SELECT f.raw, encode(g.sha256, 'hex') AS sha256, g.media_type, g.filename, g.publisher, g.version, g.status
+       FROM games g JOIN game_files f ON f.game_id = g.id WHERE g.id = $1`,
       [id],
     );
     if (rows.length === 0) return undefined;
@@ -125,16 +133,6 @@ export class GamesRepository {
       version: row.version,
       status: row.status,
     };
-  }
-
-  /** The stored replay; undefined when the game does not exist, null when it is not indexed. */
-  async findReplay(id: GameId): Promise<ReplayPly[] | null | undefined> {
-    const rows = await this.dataSource.query(
-      `SELECT r.plies FROM games g LEFT JOIN game_replays r ON r.game_id = g.id WHERE g.id = $1`,
-      [id],
-    );
-    if (rows.length === 0) return undefined;
-    return rows[0].plies ?? null;
   }
 
   /** In upload order (ids grow with upload time), newest first unless asked; keyset pagination on the id. */
@@ -279,13 +277,32 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
   return { where, params };
 }
 
-/** The GoFans columns and status of a reading: publisher, version, header, body, family, status, status_reason. */
-function gameColumns(record: GameRecord): unknown[] {
-  return [record.publisher, record.version, record.header, record.body, record.family, record.analysis ? 'indexed' : 'stored', record.notIndexedReason ?? null];
+/**
+ * The GoFans columns and status of a reading: publisher, version, header and body (as text only
+ * when they are not a slice of the bytes), their byte ranges, family, status, status_reason.
+ */
+function gameColumns(record: ReadResult): unknown[] {
+  const { header, body } = record.spans;
+  return [
+    record.publisher,
+    record.version,
+    header === null ? record.header : null,
+    body === null ? record.body : null,
+    header?.start ?? null,
+    header?.end ?? null,
+    body?.start ?? null,
+    body?.end ?? null,
+    record.family,
+    record.analysis ? 'indexed' : 'stored',
+    record.notIndexedReason ?? null,
+  ];
 }
 
-/** The index rows of a reading as three JSON parameters: analysis, players, replay. */
-function indexRowParams(record: GameRecord): unknown[] {
+/**
+ * The index rows of a reading as four JSON parameters: the analysis's columns, its problems and
+ * details (kept as the compact JSON text written here), the players.
+ */
+function indexRowParams(record: ReadResult): unknown[] {
   const analysis = record.analysis;
   return [
     analysis
@@ -294,31 +311,30 @@ function indexRowParams(record: GameRecord): unknown[] {
           result: analysis.result,
           legal: analysis.verdict.legal,
           consistent: analysis.verdict.consistent,
-          problems: analysis.verdict.problems,
-          details: analysis.details,
           ...analysis.facts,
           eventKey: analysis.facts.event === null ? null : playerNameKey(analysis.facts.event),
         })
       : null,
+    analysis ? JSON.stringify(analysis.verdict.problems) : null,
+    analysis ? JSON.stringify(analysis.details) : null,
     JSON.stringify(
       (analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) })),
     ),
-    analysis ? JSON.stringify(analysis.replay) : null,
   ];
 }
 
 /**
- * CTEs inserting the index rows for the game(s) of CTE `game` from the three JSON parameters
+ * CTEs inserting the index rows for the game(s) of CTE `game` from the four JSON parameters
  * starting at `$first` (see {@link indexRowParams}).
  */
 function indexRowsFrom(game: string, first: number): string {
-  const [a, p, r] = [first, first + 1, first + 2].map((n) => `$${n}::jsonb`);
+  const [a, problems, details, p] = [`$${first}::jsonb`, `$${first + 1}::json`, `$${first + 2}::json`, `$${first + 3}::jsonb`];
   return `analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules)
-         SELECT id, a."moveCount", a.result, a.legal, a.consistent, a.problems, a.details,
+         SELECT id, a."moveCount", a.result, a.legal, a.consistent, ${problems}, ${details},
                 a."boardWidth", a."boardHeight", a."datePlayed", a.event, a."eventKey", a.rules
-         FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean, problems jsonb, details jsonb,
+         FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean,
               "boardWidth" int, "boardHeight" int, "datePlayed" date, event text, "eventKey" text, rules text)
          WHERE ${a} IS NOT NULL
        ), players AS (
@@ -326,7 +342,5 @@ function indexRowsFrom(game: string, first: number): string {
          SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome
          FROM ${game}, jsonb_to_recordset(${p}) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
               "declaredPoints" double precision, points double precision, captures int, outcome text)
-       ), replay AS (
-         INSERT INTO game_replays (game_id, plies) SELECT id, ${r} FROM ${game} WHERE ${r} IS NOT NULL
        )`;
 }

@@ -5,6 +5,7 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
+import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from './cursor.js';
 import type { SearchFilters } from './cursor.js';
@@ -88,10 +89,25 @@ export class GamesService {
     return regenerated;
   }
 
+  /**
+   * The replay, made on request from the stored bytes by the plugin that indexed them (the archive
+   * keeps no copy: it is many times the file's size). A game today's plugin no longer reads is
+   * answered like one never indexed, naming why; POST /games/{id}/reindex brings the index in line.
+   */
   async replay(id: GameId): Promise<ReplayDto> {
-    const plies = await this.games.findReplay(id);
-    if (plies === undefined) throw notFound(id);
-    if (plies === null) throw notIndexed(`game ${id} is stored but not indexed: it has no replay`);
+    const raw = await this.raw(id);
+    if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
+      throw notIndexed(`game ${id} is stored but not indexed: it has no replay`);
+    }
+    let record: ReadResult;
+    try {
+      record = await this.analysis.read(storedFile(raw), `${raw.publisher}/${raw.version}`);
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      throw notIndexed(`game ${id} was indexed, but ${raw.publisher} ${raw.version} cannot replay its bytes today (${error.message}): re-index it`);
+    }
+    const plies = record.analysis?.replay;
+    if (!plies) throw notIndexed(`game ${id} was indexed, but ${raw.publisher} ${raw.version} no longer replays it: re-index it`);
     return { gameId: Number(id), plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })) };
   }
 

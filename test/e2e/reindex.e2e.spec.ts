@@ -33,8 +33,7 @@ describe('re-indexing stored games', () => {
   const forgetReading = async (id: number) => {
     await db.query(`DELETE FROM game_analyses WHERE game_id = $1`, [id]);
     await db.query(`DELETE FROM game_players WHERE game_id = $1`, [id]);
-    await db.query(`DELETE FROM game_replays WHERE game_id = $1`, [id]);
-    await db.query(`UPDATE games SET publisher = NULL, version = NULL, header = NULL, body = NULL, family = NULL, status = 'stored', status_reason = 'text that no format plugin recognises: stored verbatim, not indexed' WHERE id = $1`, [id]);
+    await db.query(`UPDATE games SET publisher = NULL, version = NULL, header = NULL, body = NULL, header_start = NULL, header_end = NULL, body_start = NULL, body_end = NULL, family = NULL, status = 'stored', status_reason = 'text that no format plugin recognises: stored verbatim, not indexed' WHERE id = $1`, [id]);
   };
   const reindex = (id: number, headers: Record<string, string> = KEY) => fetch(`${archive.baseUrl}/games/${id}/reindex`, { method: 'POST', headers });
   const get = async (id: number) => (await fetch(`${archive.baseUrl}/games/${id}`)).json();
@@ -63,7 +62,7 @@ describe('re-indexing stored games', () => {
     expect(game.verdict.legal).toBe(false);
     const codes = game.verdict.problems.map((problem: { code: string }) => problem.code);
     expect(codes).toContain('checkers.opponent_piece');
-    await db.query(`UPDATE game_analyses SET problems = (SELECT jsonb_agg(p - 'code') FROM jsonb_array_elements(problems) p) WHERE game_id = $1`, [game.id]);
+    await db.query(`UPDATE game_analyses SET problems = (SELECT json_agg(p::jsonb - 'code') FROM json_array_elements(problems) p) WHERE game_id = $1`, [game.id]);
     const [row] = await db.query(`SELECT problems FROM game_analyses WHERE game_id = $1`, [game.id]);
     expect(row.problems.every((problem: Record<string, unknown>) => !('code' in problem))).toBe(true);
     const again = await (await reindex(game.id)).json();
@@ -73,7 +72,7 @@ describe('re-indexing stored games', () => {
   it("leaves a game today's plugins refuse as it was, and says why", async () => {
     const game = await upload(PEG, 'trapeze.brd');
     // An older, laxer version kept these bytes as a board.
-    await db.query(`UPDATE games SET raw = $2 WHERE id = $1`, [game.id, Buffer.from('Version 2\r\nMode: Normal\r\ny y ?\r\n')]);
+    await db.query(`UPDATE game_files SET raw = $2 WHERE game_id = $1`, [game.id, Buffer.from('Version 2\r\nMode: Normal\r\ny y ?\r\n')]);
     const before = await get(game.id);
     const response = await reindex(game.id);
     expect(response.status).toBe(422);

@@ -20,10 +20,10 @@ export class GameAnalysisEntity {
   @Column('boolean')
   consistent: boolean;
 
-  @Column('jsonb')
+  @Column('json')
   problems: readonly Problem[];
 
-  @Column('jsonb')
+  @Column('json')
   // Typed loosely: TypeORM's deep partial types cannot recurse through JsonValue.
   details: object;
 }

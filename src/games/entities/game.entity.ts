@@ -4,7 +4,10 @@ import { bigintAsNumber } from './bigint-number.transformer.js';
 
 export type GameStatus = 'indexed' | 'stored';
 
-/** One uploaded game file: the GoFans table columns plus the verbatim bytes. */
+/**
+ * One uploaded game file: the GoFans table columns (Header and Body as byte ranges of the file,
+ * as text only when they are not a slice of it) and what identifies the bytes, kept in game_files.
+ */
 @Entity('games')
 export class GameEntity {
   @Column({ type: 'bigint', primary: true, generated: 'identity', generatedIdentity: 'ALWAYS', transformer: bigintAsNumber })
@@ -22,6 +25,18 @@ export class GameEntity {
   @Column('text', { nullable: true })
   body: string | null;
 
+  @Column('integer', { name: 'header_start', nullable: true })
+  headerStart: number | null;
+
+  @Column('integer', { name: 'header_end', nullable: true })
+  headerEnd: number | null;
+
+  @Column('integer', { name: 'body_start', nullable: true })
+  bodyStart: number | null;
+
+  @Column('integer', { name: 'body_end', nullable: true })
+  bodyEnd: number | null;
+
   @Column('text', { nullable: true })
   family: Family | null;
 
@@ -31,11 +46,9 @@ export class GameEntity {
   @Column('text', { name: 'status_reason', nullable: true })
   statusReason: string | null;
 
-  @Column('bytea', { select: false })
-  raw: Buffer;
-
-  @Column('char', { length: 64 })
-  sha256: string;
+  /** The SHA-256 of the bytes (32 bytes; the API writes it in hex). */
+  @Column('bytea')
+  sha256: Buffer;
 
   @Column('integer')
   size: number;

@@ -1,8 +1,8 @@
 import { GameAnalysisEntity } from './game-analysis.entity.js';
+import { GameFileEntity } from './game-file.entity.js';
 import { GamePlayerEntity } from './game-player.entity.js';
-import { GameReplayEntity } from './game-replay.entity.js';
 import { GameEntity } from './game.entity.js';
 
-export { GameAnalysisEntity, GameEntity, GamePlayerEntity, GameReplayEntity };
+export { GameAnalysisEntity, GameEntity, GameFileEntity, GamePlayerEntity };
 
-export const ENTITIES = [GameEntity, GameAnalysisEntity, GamePlayerEntity, GameReplayEntity];
+export const ENTITIES = [GameEntity, GameFileEntity, GameAnalysisEntity, GamePlayerEntity];
