@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../migrations/index.js';
 import { EmbeddedPostgres } from '../src/database/embedded-postgres.js';
@@ -6,43 +9,51 @@ import { withScratchDatabase } from './served.js';
 
 /**
  * How long the migrations that rewrite large tables take per million games: an archive in the
- * schema before LeanStorage is filled in SQL with BENCH_MIGRATION_GAMES games (default 1,000,000;
+ * schema before LeanStorage is filled in SQL with BENCH_MIGRATION_GAMES games on a server (default
+ * 1,000,000) and BENCH_MIGRATION_EMBEDDED_GAMES on the embedded database (default 200,000, scaled to a million;
  * VK-sized files of ~500 bytes with their header and body texts, analysis, two players and a small
- * stored replay each), then LeanStorage alone is timed, beside a plain `CREATE TABLE … AS SELECT`
+ * stored replay each), then LeanStorage and each migration after it are timed one by one, beside a plain `CREATE TABLE … AS SELECT`
  * copy of the games table measured in the same run (the least any rewrite of it can cost).
  * Embedded database always; a PostgreSQL server with BENCH_DATABASE_URL.
  */
 const GAMES = Number(process.env.BENCH_MIGRATION_GAMES ?? 1_000_000);
+/** PGlite writes a few thousand of these games a second: the embedded run uses fewer and scales to a million. */
+const EMBEDDED_GAMES = Number(process.env.BENCH_MIGRATION_EMBEDDED_GAMES ?? 200_000);
 const BATCH = 100_000;
 const TIMED = 'LeanStorage1764200000000';
 
 export async function run(): Promise<void> {
-  const embedded = await EmbeddedPostgres.start('memory://');
+  // On disk, as an archive runs: a million games do not fit PGlite's in-memory heap.
+  const dataDir = mkdtempSync(join(tmpdir(), 'tabula-bench-migration-'));
+  const embedded = await EmbeddedPostgres.start(dataDir);
   try {
-    await measure('embedded PostgreSQL (PGlite)', embedded.url);
+    await measure('embedded PostgreSQL (PGlite)', EMBEDDED_GAMES, embedded.url, () => embedded.whenNoConnections());
   } finally {
     await embedded.whenNoConnections().catch(() => undefined);
     await embedded.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) {
     console.log('migration: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
     return;
   }
-  await withScratchDatabase(serverUrl, 'tabula_bench_migration', (url) => measure('PostgreSQL server', url));
+  await withScratchDatabase(serverUrl, 'tabula_bench_migration', (url) => measure('PostgreSQL server', GAMES, url));
 }
 
-async function measure(label: string, url: string): Promise<void> {
+/** `settle` waits until a closed connection is gone: the embedded server takes one at a time. */
+async function measure(label: string, games: number, url: string, settle: () => Promise<void> = async () => undefined): Promise<void> {
   const before = MIGRATIONS.slice(0, MIGRATIONS.findIndex((migration) => migration.name === TIMED));
   await migrate(url, before);
+  await settle();
   const db = new DataSource({ type: 'postgres', url, extra: { max: 1 } });
   await db.initialize();
   let copySeconds: number;
   try {
     const seeded = performance.now();
-    for (let from = 1; from <= GAMES; from += BATCH) await seed(db, from, Math.min(GAMES, from + BATCH - 1));
+    for (let from = 1; from <= games; from += BATCH) await seed(db, from, Math.min(games, from + BATCH - 1));
     await db.query('VACUUM ANALYZE');
-    console.log(`migration [${label}]: ${GAMES} games written in the old layout in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
+    console.log(`migration [${label}]: ${games} games written in the old layout in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
     const copied = performance.now();
     await db.query(`CREATE TABLE games_copy AS SELECT * FROM games`);
     copySeconds = (performance.now() - copied) / 1000;
@@ -50,11 +61,16 @@ async function measure(label: string, url: string): Promise<void> {
   } finally {
     await db.destroy();
   }
-  const started = performance.now();
-  await migrate(url, MIGRATIONS);
-  const seconds = (performance.now() - started) / 1000;
-  const perMillion = (value: number) => ((value * 1_000_000) / GAMES).toFixed(0);
-  console.log(`migration [${label}]: ${TIMED} on ${GAMES} games: ${seconds.toFixed(0)} s = ${perMillion(seconds)} s per million games`);
+  await settle();
+  const perMillion = (value: number) => ((value * 1_000_000) / games).toFixed(0);
+  // Each migration from LeanStorage on, alone.
+  for (let last = before.length + 1; last <= MIGRATIONS.length; last++) {
+    const started = performance.now();
+    await migrate(url, MIGRATIONS.slice(0, last));
+    await settle();
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`migration [${label}]: ${new MIGRATIONS[last - 1]().name} on ${games} games: ${seconds.toFixed(0)} s = ${perMillion(seconds)} s per million games`);
+  }
   console.log(`migration [${label}]: baseline, one CREATE TABLE … AS SELECT copy of games: ${copySeconds.toFixed(0)} s = ${perMillion(copySeconds)} s per million games`);
 }
 

@@ -7,6 +7,7 @@ import { run as pegSolitaire } from './peg-solitaire.js';
 import { run as load } from './load.js';
 import { run as migration } from './migration.js';
 import { run as rss } from './rss.js';
+import { run as search } from './search.js';
 import { run as storage } from './storage.js';
 
 /**
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   'peg-solitaire': pegSolitaire,
   archive,
   rss,
+  search,
   storage,
   load,
   migration,

@@ -5,7 +5,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module.js';
 import { answerConditionalRequestsByEtag } from './common/conditional-requests.js';
+import { ConfigError } from './common/config.js';
 import type { AppConfig } from './common/config.js';
+import { loadPluginModules } from './formats/plugin-modules.js';
 import { guardHttpServer, rateLimits } from './common/http-guards.js';
 import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
@@ -17,6 +19,12 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
  * generator so they all see the same pipes, filters, limits and routes.
  */
 export async function createApp(config: AppConfig, options: { preview?: boolean } = {}): Promise<INestApplication> {
+  // Checked before anything starts, with a message naming the setting (the providers load them again from the module cache).
+  try {
+    await loadPluginModules(config.formatPluginModules);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  FORMAT_PLUGIN_MODULES: ${(error as Error).message}`);
+  }
   const logger = createLogger(config);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.with(config), {
     // Uploads are read raw by the games controller: no parser may consume or reshape them.

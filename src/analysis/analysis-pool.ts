@@ -22,6 +22,8 @@ export interface AnalysisPoolOptions {
   /** Soft budget for open-ended analysis inside a plugin (ANALYSIS_BUDGET_MS). */
   readonly budgetMs: number;
   readonly limits: ReadLimits;
+  /** Format plugin modules each thread loads besides the built-in plugins (FORMAT_PLUGIN_MODULES). */
+  readonly pluginModules?: readonly string[];
 }
 
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
@@ -53,6 +55,7 @@ export class AnalysisPool {
       maxThreads: options.threads,
       idleTimeout: IDLE_THREAD_MS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      workerData: { pluginModules: options.pluginModules ?? [] },
     });
   }
 

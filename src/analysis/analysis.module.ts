@@ -17,6 +17,7 @@ import { AnalysisPool } from './analysis-pool.js';
           memoryMb: config.ANALYSIS_MEMORY_MB,
           budgetMs: config.ANALYSIS_BUDGET_MS,
           limits: config.limits,
+          pluginModules: config.formatPluginModules,
         }),
     },
   ],

@@ -1,5 +1,7 @@
 import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
+import { workerData } from 'node:worker_threads';
+import { loadPluginModules } from '../formats/plugin-modules.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
 import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from './analysis-task.js';
 
@@ -8,7 +10,8 @@ import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from '
  * runs here, never on the archive's event loop. A FormatError travels back as data (the upload's
  * fault, answered 4xx); any other error is rethrown and becomes a server error.
  */
-const reader = new FormatReader(FORMAT_PLUGINS);
+const extraPlugins = await loadPluginModules((workerData as { pluginModules?: string[] } | undefined)?.pluginModules ?? []);
+const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
 
 export default async function analyse(task: AnalysisTask): Promise<ReadReply | RegenerateReply> {
   task.began?.postMessage('began');

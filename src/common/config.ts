@@ -58,6 +58,14 @@ export class AppConfig {
   @IsString()
   API_KEYS?: string;
 
+  /**
+   * Format plugins kept outside the archive's code: absolute paths of ES modules whose default
+   * export is a plugin or a list of plugins, separated by commas. Loaded after the built-in ones.
+   */
+  @IsOptional()
+  @IsString()
+  FORMAT_PLUGIN_MODULES?: string;
+
   /** Largest accepted upload in bytes. */
   @IntSetting(10 * 1024 * 1024, 1)
   MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -137,6 +145,13 @@ export class AppConfig {
       .filter((key) => key.length > 0);
   }
 
+  get formatPluginModules(): readonly string[] {
+    return (this.FORMAT_PLUGIN_MODULES ?? '')
+      .split(',')
+      .map((path) => path.trim())
+      .filter((path) => path.length > 0);
+  }
+
   get limits(): ReadLimits {
     return {
       maxPlies: this.MAX_PLIES,
@@ -149,7 +164,7 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
-const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'API_KEYS');
+const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'API_KEYS', 'FORMAT_PLUGIN_MODULES');
 
 /** Reads and validates the settings; throws a {@link ConfigError} listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {

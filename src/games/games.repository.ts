@@ -342,5 +342,9 @@ function indexRowsFrom(game: string, first: number): string {
          SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome
          FROM ${game}, jsonb_to_recordset(${p}) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
               "declaredPoints" double precision, points double precision, captures int, outcome text)
+       ), names AS (
+         INSERT INTO player_names (name_key)
+         SELECT DISTINCT p."nameKey" FROM jsonb_to_recordset(${p}) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
+         ON CONFLICT (name_key) DO NOTHING
        )`;
 }

@@ -12,12 +12,14 @@ const SHORTEST_PART = 3;
 
 /**
  * SQL matching `column` (a folded name) against a name part, folded here: anywhere in the name for
- * parts of three characters or more (the trigram index serves them), the whole name for shorter ones
- * (a B-tree serves them; no index serves a shorter part anywhere). `param` adds a query parameter
+ * parts of three characters or more (the trigram index on the distinct names, `player_names`, finds
+ * the names; the B-tree on the column their rows), the whole name for shorter ones (a B-tree serves
+ * them; no index serves a shorter part anywhere). `param` adds a query parameter
  * and returns its placeholder.
  */
 export function nameKeyMatches(column: string, part: string, param: (value: string) => string): string {
   const key = playerNameKey(part);
   if (key.length < SHORTEST_PART) return `${column} = ${param(key)}`;
-  return `${column} LIKE ${param(`%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
+  const pattern = `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `${column} IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE ${param(pattern)})`;
 }
