@@ -15,7 +15,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * Cost: two passes over `games` (the UPDATE setting the spans, then the rewrite changing the
  * SHA-256's type, which also gives back the space of the dropped columns), one copy of the bytes
- * and one rewrite of `game_analyses`. Measured with `npm run bench migration` on 1,000,000 games: see the README's figures.
+ * and one rewrite of `game_analyses`. `npm run bench migration` times it per million games.
  */
 export class LeanStorage1764200000000 implements MigrationInterface {
   name = 'LeanStorage1764200000000';
