@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { createApp } from '../src/app.factory.js';
-import { loadConfig } from '../src/common/config.js';
-import { withScratchDatabase } from './served.js';
+import { startInProcess, withScratchDatabase } from './served.js';
 
 /**
  * Archive benchmark: upload throughput over HTTP (sequential and 16 concurrent clients), for the
@@ -24,9 +22,7 @@ export async function run(): Promise<void> {
 }
 
 async function benchArchive(label: string, settings: Record<string, string>): Promise<void> {
-  const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings }));
-  await app.listen(0, '127.0.0.1');
-  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const { app, baseUrl } = await startInProcess(settings);
   try {
     for (const [kind, makeFile] of Object.entries(UPLOADS)) {
       const sequential = await measureUploads(baseUrl, (i) => makeFile('seq', i), SEQUENTIAL_UPLOADS, 1);

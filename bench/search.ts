@@ -5,11 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory.js';
-import { loadConfig } from '../src/common/config.js';
 import type { GameFilters } from '../src/games/game-view.js';
 import { GamesRepository } from '../src/games/games.repository.js';
-import { percentile, withScratchDatabase } from './served.js';
+import { percentile, startInProcess, withScratchDatabase } from './served.js';
 
 /**
  * Search at scale: BENCH_SEARCH_GAMES games (default 1,000,000; 3% stored without an index, the
@@ -187,9 +185,7 @@ export async function run(): Promise<void> {
 }
 
 async function measure(label: string, settings: Record<string, string>): Promise<void> {
-  const app = await createApp(loadConfig({ LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings }));
-  await app.listen(0, '127.0.0.1');
-  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const { app, baseUrl } = await startInProcess(settings);
   try {
     await seed(app, label);
     const db = app.get<DataSource>(getDataSourceToken());

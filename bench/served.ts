@@ -1,3 +1,6 @@
+import type { INestApplication } from '@nestjs/common';
+import { createApp } from '../src/app.factory.js';
+import { loadConfig } from '../src/common/config.js';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,4 +84,11 @@ export async function withScratchDatabase<T>(serverUrl: string, prefix: string, 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** The archive started in this process on a free loopback port (in-memory embedded database unless `settings` say otherwise). */
+export async function startInProcess(settings: Record<string, string>): Promise<{ app: INestApplication; baseUrl: string }> {
+  const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings }));
+  await app.listen(0, '127.0.0.1');
+  return { app, baseUrl: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
 }

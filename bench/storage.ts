@@ -2,15 +2,13 @@ import 'reflect-metadata';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory.js';
-import { loadConfig } from '../src/common/config.js';
 import { convertGame, parsePdn, toBarsText } from '../test/support/checkers/pdn.js';
 import { loadDotsSgfCorpus } from '../test/support/dots/corpus.js';
 import { sgfToVkCode } from '../test/support/dots/sgf-to-vk.js';
 import { filesUnder } from '../test/support/files.js';
 import { sgfToGoFans11 } from '../test/support/go/sgf-to-gofans.js';
 import { realBoardFiles } from '../test/support/peg-solitaire/boards.js';
-import { withScratchDatabase } from './served.js';
+import { startInProcess, withScratchDatabase } from './served.js';
 
 /**
  * Bytes the archive stores per game, format by format, beside the raw file: real games uploaded
@@ -60,9 +58,7 @@ function loadCorpus(): Upload[] {
 }
 
 async function measure(label: string, settings: Record<string, string>, corpus: readonly Upload[]): Promise<void> {
-  const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings }));
-  await app.listen(0, '127.0.0.1');
-  const baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const { app, baseUrl } = await startInProcess(settings);
   try {
     const statuses = new Map<number, number>();
     for (const upload of corpus) {
