@@ -49,6 +49,13 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// connection string' })
   DATABASE_URL?: string;
 
+  /**
+   * How often the embedded database looks for tables changed enough to need fresh planner
+   * statistics or a vacuum (PGlite runs no autovacuum), in ms; 0 turns it off. Ignored with DATABASE_URL.
+   */
+  @IntSetting(60_000, 0)
+  EMBEDDED_MAINTENANCE_MS = 60_000;
+
   /** Connections in the pool to an external PostgreSQL server. */
   @IntSetting(10, 1, 200)
   DATABASE_POOL_SIZE = 10;

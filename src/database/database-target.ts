@@ -40,6 +40,11 @@ export class DatabaseTarget implements OnApplicationShutdown {
     return new DatabaseTarget(embedded.url, EmbeddedPostgres.MAX_CONNECTIONS, embedded, lock, moduleRef);
   }
 
+  /** Whether the database is the embedded one, which has no autovacuum of its own. */
+  get isEmbedded(): boolean {
+    return this.embedded !== undefined;
+  }
+
   /** Applies the pending migrations, on a connection of their own that is closed again before this returns. */
   async migrate(): Promise<void> {
     await runMigrations(this.url);

@@ -2,13 +2,16 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseOptions } from './database-options.js';
 import { DATABASE_TARGET_PROVIDER, DatabaseTarget } from './database-target.js';
+import { EmbeddedMaintenance } from './embedded-maintenance.js';
 
 @Module({ providers: [DATABASE_TARGET_PROVIDER], exports: [DatabaseTarget] })
 class DatabaseTargetModule {}
 
-/** The TypeORM connection, opened once the pending migrations have run. */
+/** The TypeORM connection, opened once the pending migrations have run; the embedded database's upkeep. */
 @Module({
+  providers: [EmbeddedMaintenance],
   imports: [
+    DatabaseTargetModule,
     TypeOrmModule.forRootAsync({
       imports: [DatabaseTargetModule],
       inject: [DatabaseTarget],

@@ -2,7 +2,7 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FAMILIES } from '../formats/plugin.js';
 import type { Family } from '../formats/plugin.js';
-import { GAME_SORTS, sortsByDay } from './game-view.js';
+import { GAME_SORTS, sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameSort } from './game-view.js';
 
 /** What a search filters on; a cursor carries these so that following `next` alone continues the search. */
@@ -58,30 +58,45 @@ const VALID: Record<FilterKey, (value: unknown) => boolean> = {
   sort: (value) => (GAME_SORTS as readonly unknown[]).includes(value),
 };
 
-/** Search cursors are opaque to clients; inside they hold the last id of the page and the search's filters. */
-export function encodeCursor(lastId: number, filters: SearchFilters, lastDay?: string | null): string {
+/** Where a page ended: the last game's id, and its day played or upload time when the search is ordered by them. */
+export interface SearchPosition {
+  readonly id: number;
+  readonly day?: string;
+  readonly uploadedAt?: string;
+}
+
+/**
+ * Search cursors are opaque to clients; inside they hold the search's filters and where its last page
+ * ended, with only the keys its order needs.
+ */
+export function encodeCursor(filters: SearchFilters, last: SearchPosition): string {
   const f = Object.fromEntries(FILTER_KEYS.filter((key) => filters[key] !== undefined).map((key) => [key, filters[key]]));
-  return Buffer.from(JSON.stringify({ v: 1, after: lastId, ...(lastDay ? { day: lastDay } : {}), f })).toString('base64url');
+  const day = sortsByDay(filters.sort) ? { day: last.day } : {};
+  const at = walksUploadTime(filters) ? { at: last.uploadedAt } : {};
+  return Buffer.from(JSON.stringify({ v: 1, after: last.id, ...day, ...at, f })).toString('base64url');
 }
 
 /**
  * The filters and position of a search: the query's own, or, with a cursor, the cursor's. A filter
  * sent beside a cursor must agree with the one the cursor carries (400 naming the mismatch).
  */
-export function resolveSearch(query: SearchFilters & { cursor?: string }): { filters: SearchFilters; afterId?: number; afterDay?: string } {
+export function resolveSearch(query: SearchFilters & { cursor?: string }): { filters: SearchFilters; after?: SearchPosition } {
   const given = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]])) as SearchFilters;
   if (query.cursor === undefined) return { filters: given };
-  const { after, day, filters } = decodeCursor(query.cursor);
+  const { after, filters } = decodeCursor(query.cursor);
   const mismatches = FILTER_KEYS.filter((key) => given[key] !== undefined && given[key] !== filters[key]).map(
     (key) => `${key}=${String(given[key])} (the cursor's search has ${filters[key] === undefined ? `no ${key}` : `${key}=${String(filters[key])}`})`,
   );
   if (mismatches.length > 0) {
     throw new ProblemException(400, 'request.invalid', `the cursor belongs to another search: ${mismatches.join('; ')}. Send the cursor alone to continue its search`);
   }
-  return { filters, afterId: after, afterDay: day };
+  return { filters, after };
 }
 
-function decodeCursor(cursor: string): { after: number; day?: string; filters: SearchFilters } {
+/** The precise upload time a cursor carries, as the search wrote it. */
+const isMicroInstant = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value) && isInstant(value);
+
+function decodeCursor(cursor: string): { after: SearchPosition; filters: SearchFilters } {
   const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
   let decoded: unknown;
   try {
@@ -89,9 +104,10 @@ function decodeCursor(cursor: string): { after: number; day?: string; filters: S
   } catch {
     throw invalid();
   }
-  const { v, after, day, f } = (decoded ?? {}) as { v?: unknown; after?: unknown; day?: unknown; f?: unknown };
+  const { v, after, day, at, f } = (decoded ?? {}) as { v?: unknown; after?: unknown; day?: unknown; at?: unknown; f?: unknown };
   if (v !== 1 || !Number.isSafeInteger(after) || (after as number) < 1 || typeof f !== 'object' || f === null || Array.isArray(f)) throw invalid();
   if (day !== undefined && !isDay(day)) throw invalid();
+  if (at !== undefined && !isMicroInstant(at)) throw invalid();
   const filters: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(f)) {
     if (!(FILTER_KEYS as readonly string[]).includes(key)) throw invalid();
@@ -100,5 +116,6 @@ function decodeCursor(cursor: string): { after: number; day?: string; filters: S
     filters[key] = value;
   }
   if (sortsByDay(filters.sort as GameSort | undefined) !== (day !== undefined)) throw invalid();
-  return { after: after as number, day: day as string | undefined, filters: filters as SearchFilters };
+  if (walksUploadTime(filters) !== (at !== undefined)) throw invalid();
+  return { after: { id: after as number, day: day as string | undefined, uploadedAt: at as string | undefined }, filters: filters as SearchFilters };
 }

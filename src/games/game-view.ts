@@ -46,6 +46,21 @@ export function sortsByDay(sort: GameSort | undefined): boolean {
   return sort === 'played' || sort === '-played';
 }
 
+/**
+ * Whether a search in upload order walks the upload-time index rather than the ids: when it is
+ * bounded by upload time. The two orders are the same (ids are given in upload order), but only the
+ * time index finds the first games of an old window without walking every newer one.
+ */
+export function walksUploadTime(filters: { sort?: GameSort; uploadedFrom?: unknown; uploadedTo?: unknown }): boolean {
+  return !sortsByDay(filters.sort) && (filters.uploadedFrom !== undefined || filters.uploadedTo !== undefined);
+}
+
+/** A game found by a search, with its upload time to the microsecond (for the next page's cursor). */
+export interface SearchHit {
+  readonly game: GameView;
+  readonly uploadedKey: string;
+}
+
 export interface GameFilters {
   player?: string;
   publisher?: string;
@@ -77,4 +92,6 @@ export interface GameFilters {
   /** Keyset pagination: only games past this id (and, sorting by date played, this day) in the sort order. */
   pastId?: number;
   pastDate?: string;
+  /** The upload time past which to continue (to the microsecond), when the search {@link walksUploadTime}. */
+  pastUploadedAt?: string;
 }

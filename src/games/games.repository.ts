@@ -5,8 +5,8 @@ import type { ReadResult } from '../formats/format-reader.js';
 import type { PlayerEntry, UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
-import { sortsByDay } from './game-view.js';
-import type { GameFilters, GameView, RawGame } from './game-view.js';
+import { sortsByDay, walksUploadTime } from './game-view.js';
+import type { GameFilters, GameView, RawGame, SearchHit } from './game-view.js';
 import { nameKeyMatches, playerNameKey } from './player-name-key.js';
 
 export interface NewGame {
@@ -21,6 +21,9 @@ const SUMMARY_COLUMNS = `
   g.id, g.publisher, g.version, g.family, g.status, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size, g.media_type,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules`;
+
+/** The upload time to the microsecond (a JavaScript date keeps milliseconds), for search cursors. */
+const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key`;
 
 /** All SQL of the archive. Every write of one upload happens in one transaction. */
 @Injectable()
@@ -135,24 +138,28 @@ export class GamesRepository {
     };
   }
 
-  /** In upload order (ids grow with upload time), newest first unless asked; keyset pagination on the id. */
-  async search(filters: GameFilters, limit: number): Promise<GameView[]> {
+  /**
+   * In upload order (ids grow with upload time), newest first unless asked; keyset pagination on the
+   * id (and the day played, or the upload time, when the search goes by them). Each game comes with
+   * its upload time to the microsecond, which a cursor needs to continue a search by upload time.
+   */
+  async search(filters: GameFilters, limit: number): Promise<SearchHit[]> {
     const { where, params } = whereClause(filters);
     const param = (value: unknown): string => {
       params.push(value);
       return `$${params.length}`;
     };
     const rows = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS}
+      `SELECT ${SUMMARY_COLUMNS}, ${UPLOADED_KEY}
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY ${orderOf(filters.sort)}
+       ORDER BY ${orderOf(filters)}
        LIMIT ${param(limit)}`,
       params,
     );
     const ids = rows.map((row: { id: string }) => Number(row.id));
     const players = await this.playersOf(ids);
-    return rows.map((row: Record<string, unknown>) => toView(row, players.get(Number(row.id)) ?? []));
+    return rows.map((row: Record<string, unknown>) => ({ game: toView(row, players.get(Number(row.id)) ?? []), uploadedKey: row.uploaded_key as string }));
   }
 
   async delete(id: GameId): Promise<boolean> {
@@ -219,8 +226,9 @@ function toView(row: any, players: PlayerEntry[]): GameView {
 }
 
 
-function orderOf(sort: GameFilters['sort']): string {
-  switch (sort) {
+function orderOf(filters: GameFilters): string {
+  if (walksUploadTime(filters)) return filters.sort === 'uploaded' ? 'g.uploaded_at ASC, g.id ASC' : 'g.uploaded_at DESC, g.id DESC';
+  switch (filters.sort) {
     case 'uploaded':
       return 'g.id ASC';
     case 'played':
@@ -245,11 +253,10 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
   // Sorted by the day played, only games with a day are listed.
   if (byDate) where.push(`a.date_played IS NOT NULL`);
   if (filters.pastId !== undefined) {
-    where.push(
-      byDate
-        ? `(a.date_played, g.id) ${ascending ? '>' : '<'} (${param(filters.pastDate)}::date, ${param(filters.pastId)})`
-        : `g.id ${ascending ? '>' : '<'} ${param(filters.pastId)}`,
-    );
+    const past = ascending ? '>' : '<';
+    if (byDate) where.push(`(a.date_played, g.id) ${past} (${param(filters.pastDate)}::date, ${param(filters.pastId)})`);
+    else if (walksUploadTime(filters)) where.push(`(g.uploaded_at, g.id) ${past} (${param(filters.pastUploadedAt)}::timestamptz, ${param(filters.pastId)})`);
+    else where.push(`g.id ${past} ${param(filters.pastId)}`);
   }
   if (filters.boardWidth !== undefined) where.push(`a.board_width = ${param(filters.boardWidth)}`);
   if (filters.boardHeight !== undefined) where.push(`a.board_height = ${param(filters.boardHeight)}`);

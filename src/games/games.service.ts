@@ -9,7 +9,6 @@ import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from './cursor.js';
 import type { SearchFilters } from './cursor.js';
-import { sortsByDay } from './game-view.js';
 import type { GameFilters } from './game-view.js';
 import type { GameDto, GamePageDto } from './dto/game.dto.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
@@ -113,13 +112,13 @@ export class GamesService {
 
   async search(query: SearchGamesQuery): Promise<GamePageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const { filters, afterId, afterDay } = resolveSearch(query);
-    const rows = await this.games.search({ ...gameFilters(filters), pastId: afterId, pastDate: afterDay }, limit + 1);
-    const page = rows.slice(0, limit);
+    const { filters, after } = resolveSearch(query);
+    const hits = await this.games.search({ ...gameFilters(filters), pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1);
+    const page = hits.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: page.map(toGameSummaryDto),
-      next: rows.length > limit ? encodeCursor(last.id, filters, sortsByDay(filters.sort) ? last.analysis?.facts.datePlayed : undefined) : null,
+      items: page.map((hit) => toGameSummaryDto(hit.game)),
+      next: hits.length > limit ? encodeCursor(filters, { id: last.game.id, day: last.game.analysis?.facts.datePlayed ?? undefined, uploadedAt: last.uploadedKey }) : null,
     };
   }
 

@@ -71,6 +71,11 @@ describe('search filters and order', () => {
     };
     expect(await walk('uploaded')).toEqual(uploadOrder);
     expect(await walk('-uploaded')).toEqual([...uploadOrder].reverse());
+    // Bounded by upload time, the search walks the time index and its cursor carries the time.
+    const window = `uploadedFrom=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&uploadedTo=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`;
+    const inWindow = (ids: number[]) => ids.filter((id) => uploadOrder.includes(id));
+    expect(inWindow(await walk(`uploaded&${window}`))).toEqual(uploadOrder);
+    expect(inWindow(await walk(`-uploaded&${window}`))).toEqual([...uploadOrder].reverse());
     const first = await search('sort=uploaded&limit=1');
     const mixed = await fetch(`${archive.baseUrl}/games?cursor=${first.next}&sort=-uploaded`);
     expect(mixed.status).toBe(400);
