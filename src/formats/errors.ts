@@ -31,6 +31,8 @@ export const FORMAT_ERROR_CODES = [
   'format.declaration_forbidden',
   /** Nothing to read: no bytes, or only whitespace and byte-order marks. */
   'upload.empty',
+  /** The file holds several games where one was expected (POST /uploads takes collections). */
+  'upload.collection',
   /** Binary content no plugin reads. */
   'upload.binary',
   /** Text in an encoding the archive cannot decode (invalid UTF-8, UTF-32). */

@@ -1,10 +1,16 @@
 import { SourceCharset, utf8View } from './encoding.js';
 import { FormatError } from './errors.js';
 import type { ReadLimits } from './limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, RegeneratedFile, UploadedFile } from './plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, RegeneratedFile, UploadedFile } from './plugin.js';
 import { locateTextSpans } from './text-spans.js';
 import type { TextSpans } from './text-spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
+
+/** The games of one file: their byte ranges, and the format to read them with (absent: detect). */
+export interface FileGames {
+  readonly format?: string;
+  readonly slices: readonly GameSlice[];
+}
 
 export interface ReadRequest {
   /** `publisher/version` named by the uploader; overrides detection. */
@@ -72,18 +78,46 @@ export class FormatReader {
       charset,
       spans: charset === 'utf-8' ? locateTextSpans(upload.bytes, record.header, record.body) : { header: null, body: null },
     });
-    if (request.format !== undefined) {
-      const { plugin, format } = this.named(request.format);
-      return withSpans(await plugin.read(file, { ...options, format }));
+    const chosen = request.format !== undefined ? this.named(request.format) : this.claimant(file);
+    if (chosen) {
+      const plugin = chosen.plugin;
+      const games = plugin.split?.(file, { ...options, format: chosen.format }).length ?? 1;
+      if (games > 1) throw new FormatError(`the file holds ${games} games, and this reads one game a file`, [], 422, 'upload.collection');
+      return withSpans(await plugin.read(file, { ...options, format: chosen.format }));
     }
+    const notIndexedReason = describeUnrecognised(bytes);
+    return withSpans({ publisher: null, version: null, header: null, body: null, family: null, notIndexedReason });
+  }
+
+  /**
+   * Where the games of a file lie: the slices of the plugin that reads it (several for an SGF
+   * collection or a PDN database) and the `publisher/version` to read each slice with; the whole
+   * file as one slice, with no format, when no plugin claims it or its plugin keeps one game a file.
+   */
+  split(upload: UploadedFile, request: ReadRequest): FileGames {
+    const whole: FileGames = { format: request.format, slices: [{ start: 0, end: upload.bytes.length }] };
+    const { bytes, charset } = utf8View(upload.bytes);
+    // Offsets are into the uploaded bytes: a re-encoded (UTF-16) file is one game.
+    if (charset !== 'utf-8') return whole;
+    const file = { ...upload, bytes };
+    checkUploadBasics(bytes);
+    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits };
+    const chosen = request.format !== undefined ? this.named(request.format) : this.claimant(file);
+    if (chosen?.plugin.split === undefined) return whole;
+    const slices = chosen.plugin.split(file, { ...options, format: chosen.format });
+    // Each slice is read by the same plugin: named, or its only format; a plugin of several detects each.
+    const format = chosen.format ?? (chosen.plugin.formats.length === 1 ? chosen.plugin.formats[0] : undefined);
+    return { format: format && formatKey(format.publisher, format.version, false), slices };
+  }
+
+  /** The one plugin that claims a file, undefined when none does; several is the uploader's to settle. */
+  private claimant(file: UploadedFile): { plugin: FormatPlugin; format?: FormatDescriptor } | undefined {
     const claimants = this.plugins.filter((plugin) => plugin.detect(file));
     if (claimants.length > 1) {
       const names = claimants.map((p) => p.id).join(', ');
       throw new FormatError(`the file looks like several formats (${names}): name one with ?format=publisher/version`, [], 422, 'format.ambiguous');
     }
-    if (claimants.length === 1) return withSpans(await claimants[0].read(file, options));
-    const notIndexedReason = describeUnrecognised(bytes);
-    return withSpans({ publisher: null, version: null, header: null, body: null, family: null, notIndexedReason });
+    return claimants.length === 1 ? { plugin: claimants[0] } : undefined;
   }
 
   /**
@@ -118,6 +152,7 @@ export class FormatReader {
   }
 }
 
-function formatKey(publisher: string, version: string): string {
-  return `${publisher.toLowerCase()}/${version.toLowerCase()}`;
+function formatKey(publisher: string, version: string, folded = true): string {
+  const key = `${publisher}/${version}`;
+  return folded ? key.toLowerCase() : key;
 }

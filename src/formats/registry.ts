@@ -4,6 +4,9 @@ import { vkDotsPlugin } from './vk-dots/plugin.js';
 import { dotsServerPlugin } from './dots-server/plugin.js';
 import { gofansXmlPlugin } from './gofans-xml/plugin.js';
 import { barsCheckersPlugin } from './bars-checkers/plugin.js';
+import { pdnDraughtsPlugin } from './pdn-draughts/plugin.js';
+import { sgfDotsPlugin } from './sgf-dots/plugin.js';
+import { sgfGoPlugin } from './sgf-go/plugin.js';
 
 /**
  * Every format the archive reads. Adding a format is one folder under `src/formats/` and one line here.
@@ -11,7 +14,10 @@ import { barsCheckersPlugin } from './bars-checkers/plugin.js';
 export const FORMAT_PLUGINS: readonly FormatPlugin[] = [
   gofansXmlPlugin,
   barsCheckersPlugin,
+  pdnDraughtsPlugin,
   vkDotsPlugin,
   dotsServerPlugin,
   pegSolitairePlugin,
+  sgfDotsPlugin,
+  sgfGoPlugin,
 ];

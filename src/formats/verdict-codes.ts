@@ -5,6 +5,9 @@
  * - `<family>.<rule>` (`go.`, `dots.`, `checkers.`, `peg.`): an illegal move; the verdict is not
  *   `legal`. The rule part is the rules engine's own reason code, taken from the engine's list, so
  *   the two cannot drift apart.
+ * - `move.<what>`: a move the record writes but the plugin cannot turn into one definite move (its
+ *   notation is unreadable, or fits several moves); the verdict is not `legal` (no move can be
+ *   judged there) and the replay stops at it.
  * - `cache.<value>`: a value the file caches disagrees with the one the replay regenerates; the
  *   verdict is not `consistent`. One code per kind of cached value, shared by every format that
  *   caches it.
@@ -33,35 +36,51 @@ export const PEG_PROBLEM_CODES = prefixed('peg', PEG_ILLEGAL);
  * - `cache.surrounds`: the surrounds a move makes or a board shows (VK surround records, Dots server
  *   points marked surrounded);
  * - `cache.pieces`: which piece a move's number names and whether it is captured (BARS piece codes
- *   and capture flags).
+ *   and capture flags);
+ * - `cache.result`: the result a record states (PDN `Result`) against the one the rules establish,
+ *   or against another statement of it in the same record.
  */
-export const CACHE_PROBLEM_CODES = ['cache.points', 'cache.removes', 'cache.surrounds', 'cache.pieces'] as const;
+export const CACHE_PROBLEM_CODES = ['cache.points', 'cache.removes', 'cache.surrounds', 'cache.pieces', 'cache.result'] as const;
+
+/**
+ * Moves that cannot be judged:
+ * - `move.unreadable`: a token where a move belongs that names no move in the format's notation
+ *   (PDN `-` placeholders, garbage);
+ * - `move.ambiguous`: a move written so briefly (PDN start and end of a capture) that several legal
+ *   moves with different results fit it.
+ */
+export const MOVE_PROBLEM_CODES = ['move.unreadable', 'move.ambiguous'] as const;
 
 /**
  * Remarks that change neither flag:
  * - `note.resigned_without_pass`: a player marked resigned whose last move is not the pass the
  *   format writes for a resignation (GoFans);
  * - `note.not_replayed`: moves after an illegal move that were not replayed, the position being
- *   unknown from there on (BARS).
+ *   unknown from there on (BARS);
+ * - `note.charset`: the file's text could not be read exactly as it declares: a charset (SGF `CA`)
+ *   the archive cannot decode, or bytes that are not text in the declared charset (read with
+ *   replacement characters).
  */
-export const NOTE_PROBLEM_CODES = ['note.resigned_without_pass', 'note.not_replayed'] as const;
+export const NOTE_PROBLEM_CODES = ['note.resigned_without_pass', 'note.not_replayed', 'note.charset'] as const;
 
 export type IllegalMoveCode =
   | (typeof GO_PROBLEM_CODES)[number]
   | (typeof DOTS_PROBLEM_CODES)[number]
   | (typeof CHECKERS_PROBLEM_CODES)[number]
   | (typeof PEG_PROBLEM_CODES)[number];
+export type MoveProblemCode = (typeof MOVE_PROBLEM_CODES)[number];
 export type CacheProblemCode = (typeof CACHE_PROBLEM_CODES)[number];
 export type NoteProblemCode = (typeof NOTE_PROBLEM_CODES)[number];
 
-export type VerdictProblemCode = IllegalMoveCode | CacheProblemCode | NoteProblemCode;
+export type VerdictProblemCode = IllegalMoveCode | MoveProblemCode | CacheProblemCode | NoteProblemCode;
 
-/** Every code a verdict problem may carry, grouped: illegal moves by family, then cache, then notes. */
+/** Every code a verdict problem may carry, grouped: illegal moves by family, unjudgeable moves, cache, notes. */
 export const VERDICT_PROBLEM_CODES: readonly VerdictProblemCode[] = Object.freeze([
   ...GO_PROBLEM_CODES,
   ...DOTS_PROBLEM_CODES,
   ...CHECKERS_PROBLEM_CODES,
   ...PEG_PROBLEM_CODES,
+  ...MOVE_PROBLEM_CODES,
   ...CACHE_PROBLEM_CODES,
   ...NOTE_PROBLEM_CODES,
 ]);

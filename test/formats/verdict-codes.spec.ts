@@ -7,7 +7,7 @@ import { VERDICT_PROBLEM_CODES, isVerdictProblemCode } from '../../src/formats/v
 describe('verdict problem codes', () => {
   it('are unique, and each is a group and snake_case words', () => {
     expect(new Set(VERDICT_PROBLEM_CODES).size).toBe(VERDICT_PROBLEM_CODES.length);
-    for (const code of VERDICT_PROBLEM_CODES) expect(code).toMatch(/^(go|dots|checkers|peg|cache|note)\.[a-z]+(_[a-z]+)*$/);
+    for (const code of VERDICT_PROBLEM_CODES) expect(code).toMatch(/^(go|dots|checkers|peg|move|cache|note)\.[a-z]+(_[a-z]+)*$/);
   });
 
   it("hold every rules engine's reason, prefixed by its family", () => {

@@ -15,10 +15,22 @@ export const FIXTURES: Readonly<Record<string, readonly Buffer[]>> = {
   'bars-checkers': [readFileSync(here('../e2e/fixtures/demonstration.bars')), Buffer.from('{"area_monitor": null, "go": [[156, 145], [223, 234], [145, 10234, 123]]}')],
   'vk-dots': filesUnder(here('../formats/vk-dots/fixtures/'), '.txt').map((p) => readFileSync(p)),
   'dots-server': [readFileSync(here('../e2e/fixtures/board-state.204'))],
+  'sgf-go': ['9x9-4.sgf', 'olympiad2006/9x9/gnu-aya.sgf', 'egc2001/tg-gg.sgf'].map((p) => readFileSync(here(`../fixtures/realdata/go/gnugo_regression_games/${p}`))),
+  'sgf-dots': ['bartek-d-kropla/1295.sgf', 'oppai-rs/zagram352562.sgf', 'KvanTTT-Dots-Game-AI/DotsGame.Formtas.Tests_FullSgfWithStop.sgf'].map((p) =>
+    readFileSync(here(`../fixtures/realdata/dots/${p}`)),
+  ),
+  // The first game, and the first three (a collection), of the USSR 1947 database.
+  'pdn-draughts': [1, 3].map((games) => firstGames(readFileSync(here('../fixtures/realdata/checkers/russian/ussr1947.pdn')), games)),
   'peg-solitaire': ['v1_e522458/FunCircus.brd', 'v2_head/Arrow.brd', 'v2_head/Heart.brd', 'v2_head/Star.brd', 'v2_head/Trapeze.brd'].map((p) =>
     readFileSync(here(`../fixtures/realdata/peg/${p}`)),
   ),
 };
+
+/** The bytes of a PDN file up to its game number `games + 1` (each game opens with a White tag). */
+function firstGames(pdn: Buffer, games: number): Buffer {
+  const next = [...pdn.toString('latin1').matchAll(/^\[White /gm)][games]?.index;
+  return pdn.subarray(0, next);
+}
 
 type Mutation =
   | { kind: 'flip'; at: number; mask: number }
@@ -82,6 +94,9 @@ const ALPHABETS: Readonly<Record<string, readonly string[]>> = {
   'bars-checkers': ['go', 'area_monitor', ' = ', '[', ']', ', ', '156', '145', '10234', '0', '9', '1', '12', '11', '2', '{', '}', '"go"', ':', '#', '\n', ';', 'null'],
   'vk-dots': ['1.0\n', '1 a\n', '-b+\n', '+s-\n', 'aa', 'ab', 'ba', 'bb', 'ac', 'ca', 'cc', 'bc', 'cb', '#', '@', '0f', '0s', '1@0', '0@1', '\n', 'zz', '11'],
   'dots-server': ['204 x\n', 'ACU a\n', 'AUF 1 1\n', 'AUF 1 0 1\n', 'SCR 0 0\n', 'SCR 1 0 0\n', 'GAL ', '0', '1', '2', '5', '6', '9', '3', '\n', ' '],
+  'sgf-go': ['(', ')', ';', 'GM[1]', 'FF[4]', 'SZ[9]', 'SZ[19]', 'SZ[3:5]', 'KM[6.5]', 'KM[750]', 'HA[2]', 'AB[aa][bb]', 'AW[cc]', 'AE[aa]', 'B[', 'W[', ']', 'aa', 'ab', 'tt', 'ii', 'PB[x]', 'RE[B+R]', 'RE[W+2.5]', 'CA[latin1]', 'CA[gbk]', 'DT[2001-02-03]', '\\', '\n', '\xe9'],
+  'sgf-dots': ['(', ')', ';', 'GM[40]', 'FF[4]', 'SZ[5]', 'SZ[39:32]', 'AB[cc][dd]', 'AW[cd][dc]', 'B[', 'W[', ']', 'aa', 'bb', 'ab', 'ba', '.', 'abbccbba', 'Zz', 'RE[B+3]', 'RE[W+R]', 'RE[0]', 'B[]', 'W[]', '\n'],
+  'pdn-draughts': ['[White "a"]\n', '[Black "b"]\n', '[Result "1-0"]\n', '[GameType "25"]\n', '[FEN "W:W21,22:B1,K3"]\n', '1. ', '2. ', '1... ', 'c3-d4 ', 'd6-e5 ', 'e5:c3 ', 'b2:d4 ', '22-18 ', '11x15 ', '18x11x4 ', '{c}', '(', ')', '$1 ', '!', '?', '1-0', '0-1', '1/2-1/2', '*', '\n', ' '],
   'peg-solitaire': ['1N~', '1D~', 'version 2\n', 'mode: normal\n', 'mode: diagonal\n', 'X', '*', '>', '!', '1', '2', '3', 'E', 'e', 'y', 'Y', 'r', 'g', '.', ' ', '\n', '\r\n'],
 };
 
@@ -110,6 +125,7 @@ export async function onlyFormatErrors(run: () => Promise<unknown>): Promise<voi
 }
 
 export async function readAndRegenerate(plugin: FormatPlugin, bytes: Buffer): Promise<void> {
+  if (plugin.split) await onlyFormatErrors(async () => plugin.split!({ bytes, filename: 'fuzz' }, FUZZ_OPTIONS));
   await onlyFormatErrors(() => plugin.read({ bytes, filename: 'fuzz' }, FUZZ_OPTIONS));
   await onlyFormatErrors(() => plugin.regenerate({ bytes, filename: 'fuzz' }, FUZZ_OPTIONS));
 }

@@ -12,7 +12,7 @@ import { FUZZ_OPTIONS, FUZZ_SCALE, arbitraryBytes, arbitraryText, formatWords, m
  */
 
 /** GoFans validates with libxml2 on every run and peg boards are solved: fewer runs for them. */
-const RUNS: Record<string, number> = { 'gofans-xml': 60, 'bars-checkers': 200, 'vk-dots': 200, 'dots-server': 200, 'peg-solitaire': 40 };
+const RUNS: Record<string, number> = { 'gofans-xml': 60, 'bars-checkers': 200, 'vk-dots': 200, 'dots-server': 200, 'peg-solitaire': 40, 'sgf-go': 100, 'sgf-dots': 100, 'pdn-draughts': 100 };
 
 describe.each(FORMAT_PLUGINS.map((plugin): [string, FormatPlugin] => [plugin.id, plugin]))('fuzzing %s', (id, plugin) => {
   const numRuns = (RUNS[id] ?? 50) * FUZZ_SCALE;

@@ -1,4 +1,5 @@
 import { FormatError } from '../errors.js';
+import { LIGHT_SQUARE } from '../checkers-analysis/ledger.js';
 import { ReadLimits, checkBoard, checkLineLengths } from '../limits.js';
 import { locate } from '../text.js';
 import { Position } from '../../rules/checkers/position.js';
@@ -6,9 +7,6 @@ import { Cell, Colour, BLACK_MAN, WHITE_MAN, colourOf, isPiece } from '../../rul
 import { BOARD_SIZE, isDarkSquare, squareAt, squareName } from '../../rules/checkers/squares.js';
 import { ArrayNode, BarsForm, BarsSyntax, NumberToken, parseBarsSyntax } from './syntax.js';
 import { PieceNumber, decodeNumber, numberProblem } from './numbers.js';
-
-/** The value standing on a light square of `area_monitor`. */
-export const LIGHT_SQUARE = 9;
 
 /** One number of a move with where it is written. */
 export interface WrittenNumber extends PieceNumber {

@@ -1,29 +1,21 @@
-import type { GameAnalysis, JsonValue, PlayerOutcome, Problem, ReplayPly } from '../plugin.js';
-import { applyMove } from '../../rules/checkers/apply-move.js';
+import type { GameAnalysis, Problem } from '../plugin.js';
 import { ProposedMove, judgeMove } from '../../rules/checkers/judge-move.js';
-import { Move, moveNotation } from '../../rules/checkers/move.js';
+import type { Move } from '../../rules/checkers/move.js';
 import { describeGameOver, gameOver } from '../../rules/checkers/outcome.js';
+import { CheckersLedger, outcomesOf, rulesDecision, russianDraughtsFacts } from '../checkers-analysis/ledger.js';
 import { checkersIllegalMove, notReplayedProblem } from '../problems/checkers.js';
 import { byPly, cacheProblem } from '../problems/problem.js';
-import { Colour, Piece, colourOf, isKing, kingOf, promotionRow } from '../../rules/checkers/pieces.js';
+import { Piece, colourOf, isKing, kingOf, promotionRow } from '../../rules/checkers/pieces.js';
 import { Position } from '../../rules/checkers/position.js';
-import { rowOf, squareName } from '../../rules/checkers/squares.js';
-import { BarsMove, BarsRecord, LIGHT_SQUARE, firstToMove } from './record.js';
+import { rowOf } from '../../rules/checkers/squares.js';
+import { BarsMove, BarsRecord, firstToMove } from './record.js';
 import { PieceNumber, describeNumber, encodeNumber } from './numbers.js';
-
-/** Pieces taken by one side, split as the index wants them. */
-interface Tally {
-  men: number;
-  kings: number;
-}
 
 export interface BarsReplay {
   readonly analysis: GameAnalysis;
   /** The numbers of each move as the replay derives them; null for moves not replayed (after an illegal one). */
   readonly regenerated: readonly (readonly number[] | null)[];
 }
-
-const SEAT: Record<Colour, number> = { white: 0, black: 1 };
 
 /**
  * Replays a record with the rules engine. The squares of each move say what was played and are
@@ -33,13 +25,10 @@ const SEAT: Record<Colour, number> = { white: 0, black: 1 };
  */
 export function replayBars(record: BarsRecord): BarsReplay {
   const first = firstToMove(record);
-  let position = (record.start ?? Position.initial()).withToMove(first);
-  const taken: Record<Colour, Tally> = { white: { men: 0, kings: 0 }, black: { men: 0, kings: 0 } };
-  const promotions: Record<Colour, number> = { white: 0, black: 0 };
+  const ledger = new CheckersLedger((record.start ?? Position.initial()).withToMove(first));
   const legalityProblems: Problem[] = [];
   const consistencyProblems: Problem[] = [];
   const notes: Problem[] = [];
-  const replay: ReplayPly[] = [];
   const regenerated: (number[] | null)[] = [];
   let stopped = false;
 
@@ -49,9 +38,9 @@ export function replayBars(record: BarsRecord): BarsReplay {
       regenerated.push(null);
       return;
     }
+    const position = ledger.position;
     const side = position.toMove;
-    const proposed = proposedMove(written);
-    const judgement = judgeMove(position, proposed);
+    const judgement = judgeMove(position, proposedMove(written));
     if (!judgement.legal) {
       legalityProblems.push(checkersIllegalMove(judgement, ply, side));
       const rest = record.moves.length - ply;
@@ -76,52 +65,18 @@ export function replayBars(record: BarsRecord): BarsReplay {
         );
       }
     });
-    for (const square of move.captured) {
-      const piece = position.at(square) as Piece;
-      if (isKing(piece)) taken[side].kings++;
-      else taken[side].men++;
-    }
-    if (move.promotes) promotions[side]++;
-    position = applyMove(position, move);
-    replay.push({
-      ply,
-      player: SEAT[side],
-      move: moveNotation(move),
-      captured: move.captured.map(squareName),
-      score: [total(taken.white), total(taken.black)],
-      details: { position: boardRows(position), promoted: move.promotes },
-    });
+    ledger.play(move, ply);
   });
 
   // The outcome is the rules' verdict on the last position the replay knows (before an illegal
   // move, if any): a side to move without a legal move lost. Only a move written after the end
   // (`checkers.game_over`) leaves that position decided; any other illegal move leaves it open.
-  const decided = gameOver(position);
+  const decided = gameOver(ledger.position);
   const over = stopped ? null : decided;
-  const outcomeOf = (colour: Colour): PlayerOutcome => (decided === null ? 'unfinished' : decided.winner === colour ? 'won' : 'lost');
-  const details: Record<string, JsonValue> = {
-    start: record.start ? 'area_monitor' : 'standard',
-    firstToMove: first,
-    replayedPlies: replay.length,
-    captures: { white: { ...taken.white }, black: { ...taken.black } },
-    promotions: { ...promotions },
-    remaining: { white: position.count('white'), black: position.count('black') },
-    finalPosition: boardRows(position),
-    sideToMove: stopped ? null : position.toMove,
-  };
   return {
     regenerated,
     analysis: {
-      players: (['white', 'black'] as const).map((colour) => ({
-        seat: SEAT[colour],
-        name: null,
-        externalId: null,
-        color: colour,
-        declaredPoints: null,
-        points: null,
-        captures: total(taken[colour]),
-        outcome: outcomeOf(colour),
-      })),
+      players: ledger.players(outcomesOf(rulesDecision(decided))),
       moveCount: record.moves.length,
       result: over ? describeGameOver(over) : null,
       verdict: {
@@ -131,9 +86,14 @@ export function replayBars(record: BarsRecord): BarsReplay {
       },
       // BARS is a Russian-draughts program's record: its board is always 8x8 and every file is
       // replayed under those rules, so the format itself names them; it records no date or event.
-      facts: { boardWidth: 8, boardHeight: 8, datePlayed: null, event: null, rules: 'Russian draughts' },
-      details,
-      replay,
+      facts: russianDraughtsFacts(null, null),
+      details: {
+        start: record.start ? 'area_monitor' : 'standard',
+        firstToMove: first,
+        ...ledger.details(),
+        sideToMove: stopped ? null : ledger.position.toMove,
+      },
+      replay: ledger.replay,
     },
   };
 }
@@ -164,15 +124,4 @@ function describeMove(position: Position, move: Move): PieceNumber[] {
     numbers.push({ captured: false, piece, square: landing });
   });
   return numbers;
-}
-
-function total(tally: Tally): number {
-  return tally.men + tally.kings;
-}
-
-/** The board in the BARS `area_monitor` shape, light squares as 9. */
-export function boardRows(position: Position): number[][] {
-  const rows = position.rows() as number[][];
-  for (let r = 0; r < rows.length; r++) for (let c = r % 2; c < rows.length; c += 2) rows[r][c] = LIGHT_SQUARE;
-  return rows;
 }

@@ -1,4 +1,5 @@
-import type { GameAnalysis, JsonValue, PlayerEntry, PlayerOutcome, Problem, ReplayPly } from '../plugin.js';
+import { drawText, endsWithTwoPasses, goReplayPlies, winText } from '../go-analysis/index.js';
+import type { GameAnalysis, JsonValue, PlayerEntry, PlayerOutcome, Problem } from '../plugin.js';
 import { goIllegalMove } from '../problems/go.js';
 import { outcomesByScore, unfinishedOutcomes } from '../problems/outcome.js';
 import { cacheProblem, noteProblem } from '../problems/problem.js';
@@ -74,26 +75,12 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     };
   });
 
-  const captures = game.players.map(() => 0);
-  const plies: ReplayPly[] = replay.mainLine.map((m) => {
-    captures[m.move.seat] += m.removes.length;
-    const details: Record<string, JsonValue> = {
-      color: m.move.color,
-      x: m.move.point?.x ?? null,
-      y: m.move.point?.y ?? null,
-      removes: m.removes.map((p) => ({ x: p.x, y: p.y })),
-    };
-    if (m.illegal !== null) details.illegal = m.illegal;
-    if (m.move.removes !== null) details.fileRemoves = m.move.removes.map((p) => ({ x: p.x, y: p.y }));
-    return {
-      ply: m.ply,
-      player: m.move.seat,
-      move: m.move.point === null ? 'pass' : formatPoint(m.move.point),
-      captured: m.removes.map(formatPoint),
-      score: [...captures],
-      details,
-    };
-  });
+  const { plies, captures } = goReplayPlies(
+    replay.mainLine.map((m) => ({ ply: m.ply, seat: m.move.seat, color: m.move.color, point: m.move.point, captured: m.removes, illegal: m.illegal, m })),
+    game.players.length,
+    formatPoint,
+    ({ m }) => (m.move.removes === null ? undefined : { fileRemoves: m.move.removes.map((p) => ({ x: p.x, y: p.y })) }),
+  );
 
   const passes = replay.mainLine.filter((m) => m.move.point === null).length;
   const details: Record<string, JsonValue> = {
@@ -130,9 +117,7 @@ function pointsBasis(game: GoFansGame, replay: GoFansReplay, seat: number): stri
 
 export function gameEnd(game: GoFansGame, replay: GoFansReplay): GameEnd {
   if (game.players.some((p) => p.points === -1)) return 'resignation';
-  const line = replay.mainLine;
-  if (line.length >= 2 && line[line.length - 1].move.point === null && line[line.length - 2].move.point === null) return 'two passes';
-  return 'none';
+  return endsWithTwoPasses(replay.mainLine.map((m) => m.move)) ? 'two passes' : 'none';
 }
 
 /**
@@ -161,6 +146,6 @@ function resultText(game: GoFansGame, replay: GoFansReplay, end: GameEnd): strin
   }
   if (end === 'none') return null;
   const margin = replay.area.black - (replay.area.white + game.komi);
-  if (Math.abs(margin) < 1e-9) return 'jigo (equal area score)';
-  return `${margin > 0 ? 'black' : 'white'} wins by ${Math.abs(margin)} (area score${game.komi !== 0 ? ', komi included' : ''})`;
+  if (Math.abs(margin) < 1e-9) return drawText('equal area score');
+  return winText(margin > 0 ? 'black' : 'white', { how: 'score', margin: Math.abs(margin), basis: `area score${game.komi !== 0 ? ', komi included' : ''}` });
 }

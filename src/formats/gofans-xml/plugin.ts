@@ -48,7 +48,7 @@ export const gofansXmlPlugin: FormatPlugin = {
   sharedSchemas: [STANDARD_SCHEMA],
 
   detect(file: UploadedFile): boolean {
-    return looksLikeXml(file.bytes);
+    return looksLikeGameDocument(file.bytes);
   },
 
   async read(file: UploadedFile, options: ReadOptions): Promise<GameRecord> {
@@ -83,6 +83,30 @@ export const gofansXmlPlugin: FormatPlugin = {
     };
   },
 };
+
+const GAME_ROOT = Buffer.from('<Game');
+
+/**
+ * XML whose root element is `<Game>` (the root Standard.xsd requires): after an optional UTF-8 BOM,
+ * blanks, the XML declaration, processing instructions and comments. Other XML (an SVG, a
+ * different game format) is not claimed, so the archive stores it as XML nobody reads. Never throws.
+ */
+export function looksLikeGameDocument(bytes: Uint8Array): boolean {
+  if (!looksLikeXml(bytes)) return false;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let i = buffer.indexOf(0x3c);
+  for (;;) {
+    if (buffer[i + 1] === 0x3f /* ? */ || (buffer[i + 1] === 0x21 && buffer[i + 2] === 0x2d && buffer[i + 3] === 0x2d)) {
+      const close = buffer[i + 1] === 0x3f ? buffer.indexOf('?>', i + 2) : buffer.indexOf('-->', i + 4);
+      if (close < 0) return false;
+      i = buffer.indexOf(0x3c, close);
+      if (i < 0) return false;
+      continue;
+    }
+    const after = buffer[i + GAME_ROOT.length];
+    return buffer.subarray(i, i + GAME_ROOT.length).equals(GAME_ROOT) && (after === undefined || after === 0x3e || after === 0x2f || after === 0x20 || after === 0x09 || after === 0x0a || after === 0x0d);
+  }
+}
 
 /** Text whose first non-blank character (after an optional UTF-8 BOM) is `<`; never throws. */
 export function looksLikeXml(bytes: Uint8Array): boolean {

@@ -1,4 +1,5 @@
-import { AreaScore, GoPosition, IllegalReason, areaScore, replayTree } from '../../rules/go/index.js';
+import type { AreaScore, GoPosition, IllegalReason } from '../../rules/go/index.js';
+import { replayGoGame } from '../go-analysis/index.js';
 import type { GoFansGame, GoFansMove, GoFansPoint } from './model.js';
 
 /** What replaying one move gave. */
@@ -27,21 +28,11 @@ export interface GoFansReplay {
 
 /** Replays every line of the game tree and regenerates Removes and Points. */
 export function replayGoFans(game: GoFansGame): GoFansReplay {
-  const moves: ReplayedGoFansMove[] = [];
-  let lines = 0;
-  const finalPosition = replayTree(game.boardSize, game.roots, ({ node, ply, line, outcome }) => {
-    const move = node as GoFansMove;
-    lines = Math.max(lines, line + 1);
-    const removes = outcome.legal
-      ? outcome.captured
-          .map((index) => ({ x: index % game.boardSize, y: Math.floor(index / game.boardSize) }))
-          .sort((a, b) => a.y - b.y || a.x - b.x)
-      : [];
-    moves.push({ move, ply, line, illegal: outcome.legal ? null : outcome.reason, removes });
-  });
+  const replay = replayGoGame(game.boardSize, game.roots);
+  const moves: ReplayedGoFansMove[] = replay.moves.map((m) => ({ move: m.node, ply: m.ply, line: m.line, illegal: m.illegal, removes: m.captured }));
   const mainLine = moves.filter((m) => m.line === 0);
   const colors = playerColors(game);
-  const area = areaScore(finalPosition);
+  const { lines, finalPosition, area } = replay;
   const points = game.players.map((player, seat) => {
     if (player.points === -1) return -1;
     const color = colors[seat];

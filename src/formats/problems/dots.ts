@@ -60,3 +60,20 @@ export function unenclosedPointProblem(col: number, row: number): Problem {
 export function dotsOutcomes(scores: readonly number[], ended: boolean): PlayerOutcome[] {
   return ended ? outcomesByScore(scores) : unfinishedOutcomes(scores.length);
 }
+
+/**
+ * The dots a move captures as the file writes its surrounds against the dots the replay captures
+ * (each as a list in the format's notation, '' for none), or null when they agree: `cache.surrounds`.
+ */
+export function writtenChainsProblem(ply: number, who: string, written: string, regenerated: string): Problem | null {
+  if (written === regenerated) return null;
+  const at = `ply ${ply} (${who})`;
+  const theirs = written === '' ? 'no dot' : written;
+  const ours = regenerated === '' ? 'nothing' : regenerated;
+  return cacheProblem('cache.surrounds', ply, `${at}: the surrounds the file writes capture ${theirs}, the replay captures ${ours}`);
+}
+
+/** A result the file states as a score (`RE[B+3]`) against the regenerated one: `cache.points`. */
+export function declaredResultProblem(source: string, declared: string, regenerated: string): Problem {
+  return cacheProblem('cache.points', null, `${source} gives the result ${declared}, the replayed captures give ${regenerated}`);
+}

@@ -1,5 +1,5 @@
 import type { Problem } from '../plugin.js';
-import type { CacheProblemCode, NoteProblemCode } from '../verdict-codes.js';
+import type { CacheProblemCode, MoveProblemCode, NoteProblemCode } from '../verdict-codes.js';
 
 /**
  * Builders for the problems that are not illegal moves, so that every plugin attaches a code from
@@ -9,6 +9,11 @@ import type { CacheProblemCode, NoteProblemCode } from '../verdict-codes.js';
 
 /** A value the file caches disagrees with the replay's: the verdict is not consistent. */
 export function cacheProblem(code: CacheProblemCode, ply: number | null, message: string): Problem {
+  return { code, ply, message };
+}
+
+/** A move that cannot be judged (unreadable, ambiguous): the verdict is not legal. */
+export function moveProblem(code: MoveProblemCode, ply: number, message: string): Problem {
   return { code, ply, message };
 }
 

@@ -1,4 +1,5 @@
 import type { GameAnalysis, JsonValue, PlayerEntry, Problem, ReplayPly } from '../plugin.js';
+import { dotsReplayPly, dotsResultText, surroundingMoves } from '../dots-analysis/index.js';
 import type { CodeToken, WrittenRecord } from './code-parser.js';
 import { cellCode } from './notation.js';
 import type { VkReplay } from './replay.js';
@@ -41,7 +42,7 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
   const details: Record<string, JsonValue> = {
     field: { width: field.width, height: field.height },
     moves: replay.moves.length,
-    surrounds: replay.moves.filter((m) => m.surrounds.length > 0).length,
+    surrounds: surroundingMoves(replay.moves),
     endedBy: stop === undefined ? null : COLOURS[stop.seat],
     endedAfterMove: stop === undefined ? null : stop.afterPly,
     score: [...replay.scores],
@@ -53,33 +54,28 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
   return {
     players,
     moveCount: replay.moves.length,
-    result: stop === undefined ? null : resultText(stop.seat, replay.scores),
+    result: stop === undefined ? null : dotsResultText(COLOURS, { kind: 'ended', seat: stop.seat }, replay.scores),
     verdict: { legal, consistent, problems },
     // The real sizes of the app's s/m/b fields are unknown and the 35x35 replay field is the
     // archive's choice, not the game's; a VK file records no date, event or rules.
     facts: { boardWidth: null, boardHeight: null, datePlayed: null, event: null, rules: null },
     details,
     replay: replay.moves.map(
-      (move): ReplayPly => ({
-        ply: move.ply,
-        player: move.seat,
-        move: move.text,
-        captured: move.surrounds.flatMap((s) => s.captured.map(cellCode)),
-        score: [...move.scores],
-        details: {
-          row: parseInt(move.text[0], 36),
-          col: parseInt(move.text[1], 36),
-          ...(move.illegal === undefined ? {} : { illegal: move.illegal }),
-          ...(move.surrounds.length === 0
-            ? {}
-            : {
-                chains: move.surrounds.map((s) => s.chain.map(cellCode).join('')),
-                empty: move.surrounds.flatMap((s) => s.empty.map(cellCode)),
-                deferred: move.surrounds.some((s) => s.deferred),
-                record: move.record,
-              }),
-        },
-      }),
+      (move): ReplayPly =>
+        dotsReplayPly(
+          {
+            ply: move.ply,
+            seat: move.seat,
+            move: move.text,
+            row: parseInt(move.text[0], 36),
+            col: parseInt(move.text[1], 36),
+            illegal: move.illegal,
+            surrounds: move.surrounds,
+            scores: move.scores,
+            surroundExtras: { record: move.record },
+          },
+          cellCode,
+        ),
     ),
   };
 }
@@ -90,10 +86,4 @@ function lastRecord(tokens: readonly CodeToken[]): WrittenRecord | undefined {
     if (token.kind === 'move' && token.record !== undefined) return token.record;
   }
   return undefined;
-}
-
-function resultText(stoppedSeat: number, scores: readonly number[]): string {
-  const [red, blue] = scores;
-  const outcome = red === blue ? `draw ${red}:${blue}` : red > blue ? `red wins ${red}:${blue}` : `blue wins ${blue}:${red}`;
-  return `${COLOURS[stoppedSeat]} ended the game; ${outcome}`;
 }

@@ -4,4 +4,4 @@ export { GoPosition } from './position.js';
 export { areaScore } from './scoring.js';
 export { neighbourTable } from './neighbours.js';
 export { replayTree } from './tree.js';
-export type { GoMoveNode, ReplayedMove } from './tree.js';
+export type { GoMoveNode, GoSetupPoint, ReplayedMove } from './tree.js';

@@ -1,11 +1,20 @@
 import { GoPosition } from './position.js';
-import type { MoveOutcome, Stone } from './types.js';
+import type { Cell, MoveOutcome, Stone } from './types.js';
+
+/** A point set up without a move (a handicap stone, a stone removed): its content afterwards. */
+export interface GoSetupPoint {
+  readonly x: number;
+  readonly y: number;
+  readonly cell: Cell;
+}
 
 /** One move of a game tree. `point` null is a pass; children[0] continues the line, the rest are variations. */
 export interface GoMoveNode {
   readonly stone: Stone | null;
   readonly point: { readonly x: number; readonly y: number } | null;
   readonly children: readonly GoMoveNode[];
+  /** Points set up just before the move (no captures, no ko); they must be on the board. */
+  readonly setup?: readonly GoSetupPoint[];
 }
 
 /** What a move did when its line was replayed. Passes are always legal and capture nothing. */
@@ -26,10 +35,11 @@ const PASSED: MoveOutcome = { legal: true, captured: [] };
  * Replays every line of a tree without recursion (a nested game may be thousands of moves deep).
  * The main line goes first, in place; a variation starts from a copy of the position taken where
  * it branches off. An illegal move leaves its line's position unchanged and the line goes on.
- * Returns the position at the end of the main line.
+ * Returns the position at the end of the main line. `initial` (not changed) is the position before
+ * the first move, e.g. with handicap stones; an empty board when absent.
  */
-export function replayTree(size: number, roots: readonly GoMoveNode[], visit: (move: ReplayedMove) => void): GoPosition {
-  const start = new GoPosition(size);
+export function replayTree(size: number, roots: readonly GoMoveNode[], visit: (move: ReplayedMove) => void, initial?: GoPosition): GoPosition {
+  const start = initial?.clone() ?? new GoPosition(size);
   let mainEnd = start;
   let lines = 0;
   const pending: { node: GoMoveNode; position: GoPosition; ply: number; line: number }[] = [];
@@ -43,6 +53,7 @@ export function replayTree(size: number, roots: readonly GoMoveNode[], visit: (m
     const task = pending.pop()!;
     const line = task.line >= 0 ? task.line : ++lines;
     const { node, position, ply } = task;
+    for (const point of node.setup ?? []) position.setStone(point.x, point.y, point.cell);
     let outcome: MoveOutcome;
     if (node.point === null || node.stone === null) {
       position.pass();

@@ -1,0 +1,54 @@
+import { AreaScore, GoMoveNode, GoPosition, IllegalReason, areaScore, replayTree } from '../../rules/go/index.js';
+
+/** A point of the board: 0-based column and row from the top left. */
+export interface GoPoint {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** What replaying one move of a Go game tree gave, whatever the format. */
+export interface ReplayedGoMove<N extends GoMoveNode> {
+  readonly node: N;
+  /** 1-based depth of the move in the tree. */
+  readonly ply: number;
+  /** 0 = main line, then variations numbered depth-first. */
+  readonly line: number;
+  readonly illegal: IllegalReason | null;
+  /** The stones the move captured, sorted by y then x. */
+  readonly captured: readonly GoPoint[];
+}
+
+export interface GoGameReplay<N extends GoMoveNode> {
+  /** Every move of every line, main line first, then variations depth-first. */
+  readonly moves: readonly ReplayedGoMove<N>[];
+  readonly mainLine: readonly ReplayedGoMove<N>[];
+  /** Lines in the tree (1 without variations; 0 without moves). */
+  readonly lines: number;
+  readonly finalPosition: GoPosition;
+  /** Tromp–Taylor area of the main line's final position, stones as they stand (no dead stones removed). */
+  readonly area: AreaScore;
+}
+
+/** Replays every line of a Go game tree with the rules engine, from `initial` (empty board when absent). */
+export function replayGoGame<N extends GoMoveNode>(size: number, roots: readonly N[], initial?: GoPosition): GoGameReplay<N> {
+  const moves: ReplayedGoMove<N>[] = [];
+  let lines = 0;
+  const finalPosition = replayTree(
+    size,
+    roots,
+    ({ node, ply, line, outcome }) => {
+      lines = Math.max(lines, line + 1);
+      const captured = outcome.legal
+        ? outcome.captured.map((index) => ({ x: index % size, y: Math.floor(index / size) })).sort((a, b) => a.y - b.y || a.x - b.x)
+        : [];
+      moves.push({ node: node as N, ply, line, illegal: outcome.legal ? null : outcome.reason, captured });
+    },
+    initial,
+  );
+  return { moves, mainLine: moves.filter((m) => m.line === 0), lines, finalPosition, area: areaScore(finalPosition) };
+}
+
+/** Whether a line ends with two passes in a row (the usual end of a game that was counted). */
+export function endsWithTwoPasses(line: readonly { readonly point: GoPoint | null }[]): boolean {
+  return line.length >= 2 && line[line.length - 1].point === null && line[line.length - 2].point === null;
+}

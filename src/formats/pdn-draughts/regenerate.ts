@@ -1,0 +1,90 @@
+import type { Move } from '../../rules/checkers/move.js';
+import { isCapture } from '../../rules/checkers/move.js';
+import type { Colour } from '../../rules/checkers/pieces.js';
+import type { Line, MoveNode, PdnGame } from './game.js';
+import { SquareStyle, readMoveToken, writeSquare } from './notation.js';
+
+/** Longest line of the regenerated move text, as PGN/PDN writers keep it. */
+const LINE_WIDTH = 79;
+
+/**
+ * The game written back as PDN: its tags as written, in order, with the Result the replay
+ * establishes (the rules' result, else the record's own); the move text with regenerated move
+ * numbers, every replayed move with its full path in the file's square style (`c3:e5:g7`,
+ * `22x15x8`), moves that were not replayed as written, comments, NAGs and variations kept, and the
+ * result as terminator.
+ */
+export function writePdn(game: PdnGame, resolved: ReadonlyMap<MoveNode, Move>, result: string | null, firstToMove: Colour): string {
+  const style = squareStyle(game.main);
+  const tags = game.tags.map((tag) => `[${tag.name} "${escape(tag.name === 'Result' && result !== null ? result : tag.value)}"]`);
+  const words: string[] = [];
+  writeLine(game.main, words, { resolved, style, blackFirst: firstToMove === 'black' });
+  words.push(result ?? '*');
+  const body = wrap(words);
+  return tags.length > 0 ? `${tags.join('\n')}\n\n${body}\n` : `${body}\n`;
+}
+
+interface Writing {
+  readonly resolved: ReadonlyMap<MoveNode, Move>;
+  readonly style: SquareStyle;
+  readonly blackFirst: boolean;
+}
+
+function writeLine(line: Line, words: string[], writing: Writing): void {
+  for (const comment of line.comments) words.push(`{${comment}}`);
+  let interrupted = true;
+  for (const node of line.moves) {
+    const index = node.ply - 1 + (writing.blackFirst ? 1 : 0);
+    const number = Math.floor(index / 2) + 1;
+    if (index % 2 === 0) words.push(`${number}.`);
+    else if (interrupted) words.push(`${number}...`);
+    words.push(moveText(node, writing));
+    words.push(...node.nags);
+    for (const comment of node.comments) words.push(`{${comment}}`);
+    for (const variation of node.variations) {
+      words.push('(');
+      writeLine(variation, words, writing);
+      words.push(')');
+    }
+    interrupted = node.nags.length > 0 || node.comments.length > 0 || node.variations.length > 0;
+  }
+}
+
+function moveText(node: MoveNode, writing: Writing): string {
+  const move = writing.resolved.get(node);
+  if (!move) return node.text;
+  const written = readMoveToken(node.text);
+  const strength = 'strength' in written && written.strength !== null ? written.strength : '';
+  const separator = !isCapture(move) ? '-' : writing.style === 'numeric' ? 'x' : ':';
+  return [move.from, ...move.landings].map((square) => writeSquare(square, writing.style)).join(separator) + strength;
+}
+
+/** The style of the file's first readable move; names when there is none. */
+function squareStyle(line: Line): SquareStyle {
+  for (const node of line.moves) {
+    const written = readMoveToken(node.text);
+    if ('style' in written) return written.style;
+  }
+  return 'algebraic';
+}
+
+function escape(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** Words joined by spaces, no line longer than the width (a longer word stands alone); `(` and `)` hug their contents. */
+function wrap(words: readonly string[]): string {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of words) {
+    const glue = current === '' || current.endsWith('(') || word === ')' ? '' : ' ';
+    if (current !== '' && current.length + glue.length + word.length > LINE_WIDTH) {
+      lines.push(current);
+      current = word;
+    } else {
+      current += glue + word;
+    }
+  }
+  if (current !== '') lines.push(current);
+  return lines.join('\n');
+}

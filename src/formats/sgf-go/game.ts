@@ -1,0 +1,180 @@
+import { BLACK, Cell, EMPTY, GoMoveNode, GoPosition, GoSetupPoint, MAX_BOARD_SIZE, MIN_BOARD_SIZE, Stone, WHITE } from '../../rules/go/index.js';
+import { FormatError } from '../errors.js';
+import type { GoPoint } from '../go-analysis/index.js';
+import { ReadLimits, checkBoard, pliesExceeded } from '../limits.js';
+import { SgfCollection, SgfGameTree, SgfNode, SgfValue, composeParts, findProperty, letterIndex, propertyValues, simpleText } from '../sgf/index.js';
+import { Komi, SgfResult, firstDate, parseKomi, parseResult } from './properties.js';
+
+/** A move (`B`/`W` property) of the game tree, for the rules engine, with where the file writes it. */
+export interface SgfGoMove extends GoMoveNode {
+  readonly color: 'black' | 'white';
+  readonly stone: Stone;
+  readonly point: GoPoint | null;
+  readonly children: SgfGoMove[];
+  readonly setup?: GoSetupPoint[];
+  /** Byte offset of the move's value in the file. */
+  readonly offset: number;
+}
+
+export interface SgfGoGame {
+  readonly tree: SgfGameTree;
+  readonly width: number;
+  readonly height: number;
+  /** Root properties as SimpleText (first value of each), for the index. */
+  readonly text: (id: string) => string | null;
+  readonly komi: Komi | null;
+  readonly handicap: number | null;
+  readonly result: SgfResult | null;
+  readonly datePlayed: string | null;
+  /** The position the root node sets up (handicap stones…), null when it sets up nothing. */
+  readonly initial: GoPosition | null;
+  readonly setup: { readonly black: readonly GoPoint[]; readonly white: readonly GoPoint[] };
+  /** First moves of the tree: the first starts the main line, the others are alternatives to it. */
+  readonly roots: SgfGoMove[];
+  /** Moves in the whole tree. */
+  readonly moves: number;
+}
+
+/** Why a Go game cannot be replayed though its file is fine (stored, not indexed); null when it can. */
+export function unreplayable(tree: SgfGameTree): string | null {
+  const { width, height } = boardSize(tree.root, null);
+  if (width !== height) return `the board is ${width}x${height}: the Go rules engine replays square boards only`;
+  if (width < MIN_BOARD_SIZE || width > MAX_BOARD_SIZE) return `the board is ${width}x${height}: the Go rules engine replays sides ${MIN_BOARD_SIZE} to ${MAX_BOARD_SIZE}`;
+  return null;
+}
+
+/** `SZ[n]` or `SZ[w:h]`; 19 when absent. A value that is not a size is a FormatError. */
+export function boardSize(root: SgfNode, collection: SgfCollection | null): { width: number; height: number; value: SgfValue | null } {
+  const value = propertyValues(root, 'SZ')[0] ?? null;
+  if (value === null) return { width: 19, height: 19, value };
+  const parts = composeParts(value) ?? [value.text, value.text];
+  const [width, height] = parts.map((p) => (/^\s*\d{1,4}\s*$/.test(p) ? Number(p) : NaN));
+  if (!(width >= 1 && height >= 1)) {
+    const where = collection ? collection.locate(value.start) : {};
+    throw FormatError.at(`SGF: SZ[${value.text}] is not a board size (n or columns:rows)`, where);
+  }
+  return { width, height, value };
+}
+
+/**
+ * The Go game of one game tree. The board must be replayable ({@link unreplayable} is null). Setup
+ * points (`AB`, `AW`, `AE`, also as `aa:cc` rectangles) of the root make the initial position; those
+ * of a node without a move are carried to the next move of each line below it. A node's moves
+ * (`B`, `W`; a node holding both is read as both, in the order written) become plies. A pass is `[]`
+ * or, on boards up to 19x19, `[tt]`.
+ */
+export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: ReadLimits): SgfGoGame {
+  const size = boardSize(tree.root, collection);
+  checkBoard(limits, size.width, size.height, size.value ? collection.locate(size.value.start) : {});
+  const n = size.width;
+  const fail = (message: string, offset: number): never => {
+    throw FormatError.at(`SGF: ${message}`, collection.locate(offset));
+  };
+  const point = (value: SgfValue, text: string): GoPoint | null => {
+    if (text.length !== 2) return null;
+    const x = letterIndex(text[0]);
+    const y = letterIndex(text[1]);
+    return x < 0 || y < 0 ? null : { x, y };
+  };
+  const movePoint = (value: SgfValue, id: string): GoPoint | null => {
+    const text = value.text.trim();
+    if (text === '' || (text === 'tt' && n <= 19)) return null;
+    return point(value, text) ?? fail(`${id}[${value.text}] is not a move: two letters a-z/A-Z, or [] for a pass`, value.start);
+  };
+  const setupPoints = (node: SgfNode): GoSetupPoint[] => {
+    const out: GoSetupPoint[] = [];
+    for (const [id, cell] of [['AE', EMPTY], ['AB', BLACK], ['AW', WHITE]] as const) {
+      for (const value of propertyValues(node, id)) {
+        const parts = composeParts(value) ?? [value.text, value.text];
+        const [from, to] = parts.map((p) => point(value, p.trim()));
+        if (from === null || to === null) fail(`${id}[${value.text}] is not a point or a rectangle of points`, value.start);
+        for (let y = Math.min(from!.y, to!.y); y <= Math.max(from!.y, to!.y); y++) {
+          for (let x = Math.min(from!.x, to!.x); x <= Math.max(from!.x, to!.x); x++) {
+            if (x >= n || y >= n) fail(`${id}[${value.text}] sets up a point off the ${n}x${n} board`, value.start);
+            out.push({ x, y, cell });
+          }
+        }
+      }
+    }
+    return out;
+  };
+
+  const rootSetup = setupPoints(tree.root);
+  let initial: GoPosition | null = null;
+  if (rootSetup.length > 0) {
+    initial = new GoPosition(n);
+    for (const p of rootSetup) initial.setStone(p.x, p.y, p.cell);
+  }
+  const roots: SgfGoMove[] = [];
+  let moves = 0;
+  // Depth-first, iteratively: where a node's moves hang, and setup still waiting for a move.
+  const pending: { node: SgfNode; into: SgfGoMove[]; setup: GoSetupPoint[] }[] = [];
+  const pushChildren = (node: SgfNode, into: SgfGoMove[], setup: GoSetupPoint[]) => {
+    for (let i = node.children.length - 1; i >= 0; i--) pending.push({ node: node.children[i], into, setup });
+  };
+  const rootMoves = moveValues(tree.root);
+  if (rootMoves.length > 0) pending.push({ node: tree.root, into: roots, setup: [] });
+  else pushChildren(tree.root, roots, []);
+  while (pending.length > 0) {
+    const { node, into, setup: carried } = pending.pop()!;
+    const own = node === tree.root ? [] : setupPoints(node);
+    const setup = carried.length > 0 || own.length > 0 ? [...carried, ...own] : carried;
+    const values = moveValues(node);
+    if (values.length === 0) {
+      pushChildren(node, into, setup);
+      continue;
+    }
+    let target = into;
+    values.forEach(({ id, value }, k) => {
+      if (++moves > limits.maxPlies) throw pliesExceeded(limits, collection.locate(value.start));
+      const color = id === 'B' ? 'black' : 'white';
+      const move: SgfGoMove = {
+        color,
+        stone: id === 'B' ? BLACK : WHITE,
+        point: movePoint(value, id),
+        children: [],
+        offset: value.start,
+        ...(k === 0 && setup.length > 0 ? { setup } : {}),
+      };
+      target.push(move);
+      target = move.children;
+    });
+    pushChildren(node, target, []);
+  }
+
+  const root = tree.root;
+  const text = (id: string): string | null => {
+    const value = findProperty(root, id)?.values[0]?.text;
+    if (value === undefined) return null;
+    const simple = simpleText(value);
+    return simple === '' ? null : simple;
+  };
+  const komiText = text('KM');
+  const resultText = text('RE');
+  const dateText = text('DT');
+  const handicapText = text('HA');
+  const setupOf = (cell: Cell) => rootSetup.filter((p) => p.cell === cell).map(({ x, y }) => ({ x, y }));
+  return {
+    tree,
+    width: n,
+    height: n,
+    text,
+    komi: komiText === null ? null : parseKomi(komiText),
+    handicap: handicapText !== null && /^\d+$/.test(handicapText) ? Number(handicapText) : null,
+    result: resultText === null ? null : parseResult(resultText),
+    datePlayed: dateText === null ? null : firstDate(dateText),
+    initial,
+    setup: { black: setupOf(BLACK), white: setupOf(WHITE) },
+    roots,
+    moves,
+  };
+}
+
+/** The node's `B` and `W` values in the order written (each property's first value). */
+function moveValues(node: SgfNode): { id: 'B' | 'W'; value: SgfValue }[] {
+  const out: { id: 'B' | 'W'; value: SgfValue }[] = [];
+  for (const property of node.properties) {
+    if ((property.id === 'B' || property.id === 'W') && property.values.length > 0) out.push({ id: property.id, value: property.values[0] });
+  }
+  return out;
+}

@@ -1,0 +1,5 @@
+export { parseSgf, splitSgf, peekRoot, peekRootProperty } from './syntax.js';
+export type { SgfCollection, SgfGameTree, SgfNode, SgfProperty, SgfTreeRange, SgfValue } from './syntax.js';
+export { resolveCharset } from './charset.js';
+export type { SgfCharset } from './charset.js';
+export { composeParts, escapeValue, findProperty, firstText, indexLetter, letterIndex, propertyValues, simpleText } from './values.js';

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import type { GameRecord } from '../../../src/formats/plugin.js';
+import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
+import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
+import { filesUnder } from '../../support/files.js';
+
+/*
+ * Every real Go SGF file: GNU Go's regression games (the project's copies in test/fixtures/realdata)
+ * and the Fox games (read from /work/shared/realdata, never copied), checked against what independent code reads in them:
+ * @sabaki/sgf for the tree and properties, @sabaki/go-board for every capture and its legality.
+ */
+const require = createRequire(import.meta.url);
+const sabaki = require('@sabaki/sgf') as { parse(text: string): SabakiNode[] };
+const GoBoard = require('@sabaki/go-board') as typeof import('@sabaki/go-board').default;
+interface SabakiNode {
+  data: Record<string, string[]>;
+  children: SabakiNode[];
+}
+
+const gnugo = filesUnder('test/fixtures/realdata/go/gnugo_regression_games', '.sgf');
+const fox = filesUnder('/work/shared/realdata/go/fox-deepzengo', '.sgf');
+/** A file's path below its corpus folder, for messages. */
+const shown = (path: string) => path.replace(/^.*realdata\/go\//, '');
+const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
+
+/** What the test reads itself: the text as UTF-8 when it is valid UTF-8, else Latin-1; the main line by @sabaki/sgf. */
+function independent(bytes: Buffer) {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = bytes.toString('latin1');
+  }
+  const root = sabaki.parse(text.slice(text.search(/\(\s*;/)))[0];
+  const line: SabakiNode[] = [root];
+  while (line[line.length - 1].children.length > 0) line.push(line[line.length - 1].children[0]);
+  return { root: root.data, line };
+}
+
+const first = (data: Record<string, string[]>, id: string) => data[id]?.[0]?.replace(/\s+/g, ' ').trim() || null;
+
+/** The winner RE names, read plainly: `B+…`/`W+…`, NNGS' "White resigns.", 0/Draw. */
+function expectedOutcomes(re: string | null): string[] {
+  const t = (re ?? '').trim();
+  if (/^B\+/i.test(t) || /^White resigns/i.test(t)) return ['won', 'lost'];
+  if (/^W\+/i.test(t) || /^Black resigns/i.test(t)) return ['lost', 'won'];
+  if (/^(0|Draw|Jigo)$/i.test(t)) return ['drawn', 'drawn'];
+  return ['unfinished', 'unfinished'];
+}
+
+describe('real Go SGF files', () => {
+  const records = new Map<string, GameRecord>();
+
+  beforeAll(async () => {
+    for (const path of [...gnugo, ...fox]) records.set(path, await sgfGoPlugin.read({ bytes: readFileSync(path), filename: path }, options));
+  });
+
+  it('are all there: 673 GNU Go games and 130 Fox games, each detected by this plugin only', () => {
+    expect(gnugo.length).toBe(673);
+    expect(fox.length).toBe(130);
+    const wrong: string[] = [];
+    for (const path of [...gnugo, ...fox]) {
+      const claimants = FORMAT_PLUGINS.filter((plugin) => plugin.detect({ bytes: readFileSync(path) })).map((p) => p.id);
+      if (claimants.join() !== 'sgf-go') wrong.push(`${shown(path)}: ${claimants.join() || 'none'}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('are all indexed and replay as legal games', () => {
+    const notIndexed = [...records].filter(([, r]) => r.analysis === undefined).map(([p, r]) => `${shown(p)}: ${r.notIndexedReason}`);
+    expect(notIndexed).toEqual([]);
+    const illegal = [...records].filter(([, r]) => !r.analysis!.verdict.legal).map(([p, r]) => `${shown(p)}: ${r.analysis!.verdict.problems[0].message}`);
+    expect(illegal).toEqual([]);
+  });
+
+  it('name the players, board, komi, date and event as the files write them', () => {
+    const wrong: string[] = [];
+    for (const [path, record] of records) {
+      const { root } = independent(readFileSync(path));
+      const a = record.analysis!;
+      const size = Number(first(root, 'SZ') ?? 19);
+      const km = first(root, 'KM');
+      // The Fox client writes komi in hundredths (the corpus README: KM[650]/KM[750] = 6.5/7.5).
+      const komi = km === null ? null : path.includes('fox-deepzengo') && /^\d{3,}$/.test(km) ? Number(km) / 100 : Number(km);
+      const got = [a.players.map((p) => p.name), a.facts.boardWidth, a.facts.boardHeight, a.details.komi, a.facts.event];
+      const want = [[first(root, 'PB'), first(root, 'PW')], size, size, komi, first(root, 'EV')];
+      if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`${shown(path)}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
+      const dt = first(root, 'DT');
+      if (dt !== null && /^\d{4}-\d{2}-\d{2}$/.test(dt) && a.facts.datePlayed !== dt) wrong.push(`${shown(path)}: date ${a.facts.datePlayed} for DT[${dt}]`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('index the recorded result: each player\'s outcome is the one RE names, never a count of the board', () => {
+    const wrong: string[] = [];
+    let decided = 0;
+    for (const [path, record] of records) {
+      const { root } = independent(readFileSync(path));
+      const want = expectedOutcomes(first(root, 'RE'));
+      if (want[0] !== 'unfinished') decided++;
+      const got = record.analysis!.players.map((p) => p.outcome);
+      if (got.join() !== want.join()) wrong.push(`${shown(path)}: RE[${first(root, 'RE')}] gives ${got}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(decided).toBeGreaterThan(700);
+  });
+
+  it('replay the main line move for move, every capture agreeing with @sabaki/go-board (setup stones included)', () => {
+    let plies = 0;
+    let captured = 0;
+    const wrong: string[] = [];
+    for (const [path, record] of records) {
+      const { root, line } = independent(readFileSync(path));
+      const size = Number(first(root, 'SZ') ?? 19);
+      let board = GoBoard.fromDimensions(size);
+      const moves: { sign: 1 | -1; value: string }[] = [];
+      const a = record.analysis!;
+      let index = 0;
+      for (const node of line) {
+        for (const [id, sign] of [['AB', 1], ['AW', -1], ['AE', 0]] as const) {
+          for (const v of node.data[id] ?? []) board.set([v.charCodeAt(0) - 97, v.charCodeAt(1) - 97], sign);
+        }
+        for (const [id, values] of Object.entries(node.data)) {
+          if (id !== 'B' && id !== 'W') continue;
+          moves.push({ sign: id === 'B' ? 1 : -1, value: values[0] });
+          const ply = a.replay[index++];
+          const value = values[0].trim();
+          if (value === '' || (value === 'tt' && size <= 19)) {
+            if (ply?.move !== 'pass') wrong.push(`${shown(path)} ply ${index}: pass read as ${ply?.move}`);
+            continue;
+          }
+          const before = board;
+          try {
+            board = before.makeMove(id === 'B' ? 1 : -1, [value.charCodeAt(0) - 97, value.charCodeAt(1) - 97], { preventOverwrite: true, preventSuicide: true, preventKo: true });
+          } catch (error) {
+            wrong.push(`${shown(path)} ply ${index}: go-board refuses ${id}[${value}]: ${(error as Error).message}`);
+            continue;
+          }
+          const theirs: string[] = [];
+          for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (before.get([x, y]) !== 0 && board.get([x, y]) === 0) theirs.push(String.fromCharCode(97 + x, 97 + y));
+          if (ply?.move !== value || [...ply.captured].sort().join() !== theirs.sort().join()) {
+            wrong.push(`${shown(path)} ply ${index}: ${ply?.move} took [${ply?.captured}], go-board ${value} took [${theirs}]`);
+          }
+          captured += theirs.length;
+        }
+      }
+      if (a.moveCount !== moves.length) wrong.push(`${shown(path)}: ${a.moveCount} plies, ${moves.length} moves in the main line`);
+      const tally = [0, 0];
+      for (const ply of a.replay) tally[ply.player!] += ply.captured.length;
+      expect(a.players.map((p) => p.captures)).toEqual(tally);
+      plies += moves.length;
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+    console.log(`${records.size} files, ${plies} main-line plies, ${captured} captured stones compared with @sabaki/go-board`);
+    expect(plies).toBeGreaterThan(100_000);
+  });
+});
