@@ -7,6 +7,7 @@ import { FormatIndexModule } from './format-index/format-index.module.js';
 import { GamesModule } from './games/games.module.js';
 import { HealthController } from './health/health.controller.js';
 import { PlayersModule } from './players/players.module.js';
+import { UploadsModule } from './uploads/uploads.module.js';
 
 @Global()
 @Module({})
@@ -21,7 +22,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, PlayersModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, UploadsModule, PlayersModule],
       controllers: [HealthController],
     };
   }

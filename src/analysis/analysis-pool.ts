@@ -5,10 +5,10 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ProblemException } from '../common/problem-codes.js';
 import { FormatError } from '../formats/errors.js';
-import type { ReadResult } from '../formats/format-reader.js';
+import type { FileGames, ReadResult } from '../formats/format-reader.js';
 import type { ReadLimits } from '../formats/limits.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
-import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from './analysis-task.js';
+import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
 
 export interface AnalysisPoolOptions {
   /** Analysis threads at most (ANALYSIS_THREADS). */
@@ -44,7 +44,7 @@ const IDLE_THREAD_MS = 30_000;
  * 30 s, so an idle archive holds no analysis memory.
  */
 export class AnalysisPool {
-  private readonly piscina: Piscina<AnalysisTask, ReadReply | RegenerateReply>;
+  private readonly piscina: Piscina<AnalysisTask, AnalysisReply>;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -64,6 +64,13 @@ export class AnalysisPool {
     const reply = (await this.run({ kind: 'read', ...this.fileTask(file), format })) as ReadReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return reply.record;
+  }
+
+  /** Where the games of a file lie (several for a collection), and the format to read each with. */
+  async split(file: UploadedFile, format?: string): Promise<FileGames> {
+    const reply = (await this.run({ kind: 'split', ...this.fileTask(file), format })) as SplitReply;
+    if (!reply.ok) throw asFormatError(reply.error);
+    return reply.games;
   }
 
   /** The record re-written with regenerated caches; undefined when no plugin reads that format. */
@@ -88,7 +95,7 @@ export class AnalysisPool {
     return { bytes: file.bytes, filename: file.filename, mediaType: file.mediaType, timeBudgetMs: this.options.budgetMs, limits: this.options.limits };
   }
 
-  private async run(task: AnalysisTask): Promise<ReadReply | RegenerateReply> {
+  private async run(task: AnalysisTask): Promise<AnalysisReply> {
     await this.acquire();
     // The thread says when it begins; only then does the analysis's own clock start.
     const { port1: began, port2: beginning } = new MessageChannel();

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { ReadResult } from '../formats/format-reader.js';
+import type { FileGames, ReadResult } from '../formats/format-reader.js';
 import type { FormatErrorCode, FormatIssue } from '../formats/errors.js';
 import type { ReadLimits } from '../formats/limits.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
@@ -30,7 +30,12 @@ export interface RegenerateTask extends FileTask {
   readonly version: string;
 }
 
-export type AnalysisTask = ReadTask | RegenerateTask;
+export interface SplitTask extends FileTask {
+  readonly kind: 'split';
+  readonly format?: string;
+}
+
+export type AnalysisTask = ReadTask | RegenerateTask | SplitTask;
 
 /** A {@link FormatError} as data. */
 export interface FormatErrorData {
@@ -41,6 +46,10 @@ export interface FormatErrorData {
 }
 
 export type ReadReply = { readonly ok: true; readonly record: ReadResult } | { readonly ok: false; readonly error: FormatErrorData };
+
+export type SplitReply = { readonly ok: true; readonly games: FileGames } | { readonly ok: false; readonly error: FormatErrorData };
+
+export type AnalysisReply = ReadReply | RegenerateReply | SplitReply;
 
 export type RegenerateReply =
   | { readonly ok: true; readonly file: (Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array }) | undefined }

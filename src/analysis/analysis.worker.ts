@@ -3,7 +3,7 @@ import { FormatReader } from '../formats/format-reader.js';
 import { workerData } from 'node:worker_threads';
 import { loadPluginModules } from '../formats/plugin-modules.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
-import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from './analysis-task.js';
+import type { AnalysisReply, AnalysisTask, FormatErrorData } from './analysis-task.js';
 
 /**
  * The body of an analysis thread: every plugin's parse, validation, replay, solve and regeneration
@@ -13,7 +13,7 @@ import type { AnalysisTask, FormatErrorData, ReadReply, RegenerateReply } from '
 const extraPlugins = await loadPluginModules((workerData as { pluginModules?: string[] } | undefined)?.pluginModules ?? []);
 const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
 
-export default async function analyse(task: AnalysisTask): Promise<ReadReply | RegenerateReply> {
+export default async function analyse(task: AnalysisTask): Promise<AnalysisReply> {
   task.began?.postMessage('began');
   task.began?.close();
   const file = {
@@ -26,6 +26,7 @@ export default async function analyse(task: AnalysisTask): Promise<ReadReply | R
     if (task.kind === 'read') {
       return { ok: true, record: await reader.read(file, { ...request, format: task.format }) };
     }
+    if (task.kind === 'split') return { ok: true, games: reader.split(file, { ...request, format: task.format }) };
     return { ok: true, file: await reader.regenerate(file, task.publisher, task.version, request) };
   } catch (error) {
     if (error instanceof FormatError) return { ok: false, error: asData(error) };

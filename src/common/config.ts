@@ -77,6 +77,10 @@ export class AppConfig {
   @IntSetting(10 * 1024 * 1024, 1)
   MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
+  /** Most games one uploaded file (an SGF collection, a PDN database) may hold. */
+  @IntSetting(10_000, 1, 1_000_000)
+  MAX_GAMES_PER_FILE = 10_000;
+
   /** Time a plugin may spend on open-ended analysis of one upload (e.g. solving a peg board), in ms. */
   @IntSetting(2000, 0)
   ANALYSIS_BUDGET_MS = 2000;

@@ -25,6 +25,10 @@ export const PROBLEM_CODES = [
   'upload.multipart',
   /** The upload is larger than MAX_UPLOAD_BYTES. */
   'upload.too_large',
+  /** The file holds more games than MAX_GAMES_PER_FILE. */
+  'upload.too_many_games',
+  /** No kept upload has this id. */
+  'upload.not_found',
   /** The operation needs an API key and none was sent. */
   'auth.required',
   /** The API key sent is not valid. */

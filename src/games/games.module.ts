@@ -7,5 +7,6 @@ import { ReindexController } from './reindex.controller.js';
 @Module({
   controllers: [GamesController, ReindexController],
   providers: [GamesService, GamesRepository],
+  exports: [GamesRepository],
 })
 export class GamesModule {}

@@ -15,7 +15,19 @@ export interface NewGame {
   readonly mediaType: string;
   readonly filename: string | null;
   readonly record: ReadResult;
+  /** Set for a game of a multi-game file: its bytes are this range of the kept file, not a copy. */
+  readonly inUpload?: { readonly uploadId: number; readonly start: number; readonly end: number };
 }
+
+/** Runs one statement: the pool's, or a transaction's. */
+export type Query = (sql: string, params?: unknown[]) => Promise<any>;
+
+/**
+ * A game's bytes: its own copy in `game_files`, or its range of a kept multi-game file (`f` is
+ * `game_files`, `u` is `uploads`, both joined to `games g`).
+ */
+const RAW = `coalesce(f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start))`;
+const RAW_SOURCES = `LEFT JOIN game_files f ON f.game_id = g.id LEFT JOIN uploads u ON u.id = g.upload_id`;
 
 const SUMMARY_COLUMNS = `
   g.id, g.publisher, g.version, g.family, g.status, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size, g.media_type,
@@ -40,18 +52,18 @@ export class GamesRepository {
    * or not at all, in one round trip. When the same bytes were stored meanwhile (a racing upload), the unique
    * SHA-256 turns the insert into a no-op: `created: false`, and the caller reads the stored game.
    */
-  async insert(game: NewGame): Promise<{ id: number; uploadedAt: Date; created: true } | { created: false }> {
-    const { record } = game;
-    const rows: { id: string; uploaded_at: Date }[] = await this.dataSource.query(
+  async insert(game: NewGame, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<{ id: number; uploadedAt: Date; created: true } | { created: false }> {
+    const { record, inUpload } = game;
+    const rows: { id: string; uploaded_at: Date }[] = await query(
       `WITH game AS (
          INSERT INTO games (publisher, version, header, body, header_start, header_end, body_start, body_end, family, status, status_reason,
-                            sha256, size, media_type, filename)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, decode($12, 'hex'), $13, $14, $15)
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, decode($12, 'hex'), $13, $14, $15, $16, $17, $18)
          ON CONFLICT (sha256) DO NOTHING
          RETURNING id, uploaded_at
        ), file AS (
-         INSERT INTO game_files (game_id, raw) SELECT id, $16 FROM game
-       ), ${indexRowsFrom('game', 17)}
+         INSERT INTO game_files (game_id, raw) SELECT id, $19 FROM game WHERE $19::bytea IS NOT NULL
+       ), ${indexRowsFrom('game', 20)}
        SELECT id, uploaded_at FROM game`,
       [
         ...gameColumns(record),
@@ -59,7 +71,10 @@ export class GamesRepository {
         game.file.bytes.length,
         game.mediaType,
         game.filename,
-        game.file.bytes,
+        inUpload?.uploadId ?? null,
+        inUpload?.start ?? null,
+        inUpload?.end ?? null,
+        inUpload ? null : game.file.bytes,
         ...indexRowParams(record),
       ],
     );
@@ -107,9 +122,9 @@ export class GamesRepository {
     // Header and Body are cut out of the stored bytes unless kept as text (see text-spans.ts).
     const rows = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS},
-              coalesce(g.header, convert_from(substring(f.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
-              coalesce(g.body, convert_from(substring(f.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
-       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN game_files f ON f.game_id = g.id
+              coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
+              coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw) r
        WHERE g.id = $1`,
       [id],
     );
@@ -121,8 +136,8 @@ export class GamesRepository {
 
   async findRaw(id: GameId): Promise<RawGame | undefined> {
     const rows = await this.dataSource.query(
-      `SELECT f.raw, encode(g.sha256, 'hex') AS sha256, g.media_type, g.filename, g.publisher, g.version, g.status
-       FROM games g JOIN game_files f ON f.game_id = g.id WHERE g.id = $1`,
+      `SELECT ${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.media_type, g.filename, g.publisher, g.version, g.status
+       FROM games g ${RAW_SOURCES} WHERE g.id = $1`,
       [id],
     );
     if (rows.length === 0) return undefined;

@@ -46,7 +46,12 @@ export class GamesService {
     if (known) return { game: known, created: false };
 
     const upload = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
-    const record = await this.analysis.read(upload, query.format);
+    const record = await this.analysis.read(upload, query.format).catch((error: unknown) => {
+      if (error instanceof FormatError && error.code === 'upload.collection') {
+        throw new ProblemException(422, 'upload.collection', `${error.message}: POST it to /uploads, which keeps the file whole and stores each of its games`);
+      }
+      throw error;
+    });
     const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
     for (;;) {
       const stored = await this.games.insert({ file: upload, sha256, mediaType, filename, record });
