@@ -1,11 +1,12 @@
 import { DEFAULT_LIMITS } from '../src/formats/limits.js';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { barsCheckersPlugin } from '../src/formats/bars-checkers/plugin.js';
 import { applyMove } from '../src/rules/checkers/apply-move.js';
+import { replayInterchange } from '../src/formats/checkers-analysis/interchange.js';
 import { ProposedMove, judgeMove } from '../src/rules/checkers/judge-move.js';
 import type { Position } from '../src/rules/checkers/position.js';
-import { ConvertedGame, convertGame, parsePdn, toBarsText } from '../test/support/checkers/pdn.js';
+import { RealGame, realGamesAsBars } from '../test/support/checkers/real-games.js';
 
 const FOLDER = 'test/fixtures/realdata/checkers/russian';
 /** Repeat each measurement until it has run this long, so the figure is not noise. */
@@ -17,14 +18,15 @@ const MIN_MS = 1000;
  * (parse the text, decode the numbers, replay, verdict, index). Target: 100,000 moves/s.
  */
 export async function run(): Promise<void> {
-  const games: ConvertedGame[] = [];
+  const games: RealGame[] = [];
   for (const name of readdirSync(FOLDER).filter((file) => file.endsWith('.pdn')).sort()) {
-    games.push(...parsePdn(readFileSync(join(FOLDER, name), 'utf8')).map(convertGame));
+    games.push(...(await realGamesAsBars(join(FOLDER, name))));
   }
-  const replayable = games.filter((game) => game.go.length > 0);
-  const plies = replayable.reduce((sum, game) => sum + game.go.length, 0);
-  const proposals = replayable.map((game) => ({ start: game.start, moves: game.go.map(toProposed) }));
-  const uploads = replayable.map((game) => ({ bytes: Buffer.from(toBarsText(game)) }));
+  const replayable = games.filter((game) => game.model !== null && game.model.main.moves.length > 0);
+  const plies = replayable.reduce((sum, game) => sum + game.model!.main.moves.length, 0);
+  // The model's moves are already in engine squares: the engine judges them as a record proposes them.
+  const proposals = replayable.map((game) => ({ start: replayInterchange(game.model!).start, moves: game.model!.main.moves }));
+  const uploads = replayable.map((game) => ({ bytes: Buffer.from(game.bars!) }));
 
   const engine = measure(() => {
     for (const { start, moves } of proposals) replayWithEngine(start, moves);
@@ -45,13 +47,6 @@ function replayWithEngine(start: Position, moves: readonly ProposedMove[]): void
     if (!judgement.legal) throw new Error(`benchmark game is illegal: ${judgement.reason}`);
     position = applyMove(position, judgement.move);
   }
-}
-
-/** Squares of BARS numbers (the last two digits), split as the format lays them out. */
-function toProposed(numbers: readonly number[]): ProposedMove {
-  const squares = numbers.map((n) => Math.floor((n % 100) / 10) * 8 + (n % 10));
-  if (squares.length === 2) return { from: squares[0], landings: [squares[1]], captured: [] };
-  return { from: squares[0], landings: squares.filter((_, i) => i > 0 && i % 2 === 0), captured: squares.filter((_, i) => i % 2 === 1) };
 }
 
 function measure(work: () => void): { rounds: number; ms: number } {

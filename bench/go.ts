@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { filesUnder } from '../test/support/files.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { analyseGoFans } from '../src/formats/gofans-xml/analysis.js';
 import { interpretGoFans, standardDocument } from '../src/formats/gofans-xml/import-procedure.js';
 import { BLACK, GoPosition, WHITE } from '../src/rules/go/index.js';
-import { sgfToGoFans11 } from '../test/support/go/sgf-to-gofans.js';
-import type { SgfMove } from '../test/support/go/sgf-main-line.js';
+import type { GoInterchangeMove } from '../src/formats/go-analysis/index.js';
+import { gnugoGamesAsGoFans11, mainLineMoves } from './go-corpus.js';
 
-const FOLDER = 'test/fixtures/realdata/go/gnugo_regression_games';
 /** Repeat each measurement until it has run this long, so the figure is not noise. */
 const MIN_MS = 1000;
 const TARGET_RATIO = 5;
@@ -19,7 +16,7 @@ const SabakiBoard = require('@sabaki/go-board') as typeof import('@sabaki/go-boa
 
 interface Game {
   readonly size: number;
-  readonly moves: readonly SgfMove[];
+  readonly moves: readonly GoInterchangeMove[];
   readonly xml: string;
 }
 
@@ -31,10 +28,7 @@ interface Game {
  */
 export async function run(): Promise<void> {
   const games: Game[] = [];
-  for (const path of filesUnder(FOLDER, '.sgf')) {
-    const converted = sgfToGoFans11(readFileSync(path, 'latin1'), path);
-    if (converted) games.push({ size: converted.sgf.size, moves: converted.moves, xml: converted.xml });
-  }
+  for (const { game, xml } of await gnugoGamesAsGoFans11()) games.push({ size: game.boardWidth, moves: mainLineMoves(game), xml });
   const moves = games.reduce((sum, game) => sum + game.moves.length, 0);
 
   const engine = measure(() => {

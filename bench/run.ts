@@ -3,6 +3,7 @@ import { run as archive } from './archive.js';
 import { run as checkers } from './checkers.js';
 import { run as dots } from './dots.js';
 import { run as go } from './go.js';
+import { run as interchange } from './interchange.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
 import { run as load } from './load.js';
 import { run as migration } from './migration.js';
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   checkers,
   'peg-solitaire': pegSolitaire,
   archive,
+  interchange,
   rss,
   search,
   storage,

@@ -2,11 +2,10 @@ import 'reflect-metadata';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
-import { convertGame, parsePdn, toBarsText } from '../test/support/checkers/pdn.js';
-import { loadDotsSgfCorpus } from '../test/support/dots/corpus.js';
-import { sgfToVkCode } from '../test/support/dots/sgf-to-vk.js';
+import { realGamesAsBars } from '../test/support/checkers/real-games.js';
+import { loadDotsSgfCorpus, movesOnly, vkCodeOf } from '../test/support/dots/corpus.js';
 import { filesUnder } from '../test/support/files.js';
-import { sgfToGoFans11 } from '../test/support/go/sgf-to-gofans.js';
+import { gnugoGamesAsGoFans11 } from './go-corpus.js';
 import { realBoardFiles } from '../test/support/peg-solitaire/boards.js';
 import { startInProcess, withScratchDatabase } from './served.js';
 
@@ -22,7 +21,7 @@ import { startInProcess, withScratchDatabase } from './served.js';
 const TARGET_RATIO = 3;
 
 export async function run(): Promise<void> {
-  const corpus = loadCorpus();
+  const corpus = await loadCorpus();
   await measure('embedded PostgreSQL (PGlite)', {}, corpus);
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) {
@@ -37,20 +36,16 @@ interface Upload {
   readonly filename: string;
 }
 
-function loadCorpus(): Upload[] {
+async function loadCorpus(): Promise<Upload[]> {
   const uploads: Upload[] = [];
-  for (const path of filesUnder('test/fixtures/realdata/go/gnugo_regression_games', '.sgf')) {
-    const converted = sgfToGoFans11(readFileSync(path, 'latin1'), path);
-    if (converted) uploads.push({ bytes: Buffer.from(converted.xml), filename: `${path}.xml` });
+  for (const { path, xml } of await gnugoGamesAsGoFans11()) uploads.push({ bytes: Buffer.from(xml), filename: `${path}.xml` });
+  for (const { name } of loadDotsSgfCorpus()) {
+    // Moves only, without the surround records, as this benchmark has always uploaded them.
+    const code = await vkCodeOf(name);
+    if (code !== null) uploads.push({ bytes: Buffer.from(`${movesOnly(code)}\n`), filename: `${name}.vk` });
   }
-  for (const { name, game } of loadDotsSgfCorpus()) {
-    const converted = sgfToVkCode(game);
-    if (converted.ok) uploads.push({ bytes: Buffer.from(`${converted.code}\n`), filename: `${name}.vk` });
-  }
-  const pdn = readFileSync('test/fixtures/realdata/checkers/russian/ussr1947.pdn', 'utf8');
-  for (const game of parsePdn(pdn)) {
-    const converted = convertGame(game);
-    if (converted.problem === null) uploads.push({ bytes: Buffer.from(toBarsText(converted)), filename: `ussr1947-${game.index}.bars` });
+  for (const game of await realGamesAsBars('test/fixtures/realdata/checkers/russian/ussr1947.pdn')) {
+    if (game.bars !== null) uploads.push({ bytes: Buffer.from(game.bars), filename: `ussr1947-${game.index}.bars` });
   }
   for (const board of realBoardFiles()) uploads.push({ bytes: board.bytes, filename: `${board.folder}/${board.name}` });
   uploads.push({ bytes: readFileSync('test/e2e/fixtures/board-state.204'), filename: 'board-state.204' });

@@ -8,7 +8,7 @@ import { FormatError } from '../formats/errors.js';
 import type { FileGames, ReadResult } from '../formats/format-reader.js';
 import type { ReadLimits } from '../formats/limits.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
-import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
+import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
 
 export interface AnalysisPoolOptions {
   /** Analysis threads at most (ANALYSIS_THREADS). */
@@ -66,6 +66,13 @@ export class AnalysisPool {
     return reply.record;
   }
 
+  /** A game written in another format of its family (`target`: `publisher/version`). */
+  async convert(file: UploadedFile, publisher: string, version: string, target: string): Promise<RegeneratedFile> {
+    const reply = (await this.run({ kind: 'convert', ...this.fileTask(file), publisher, version, target })) as ConvertReply;
+    if (!reply.ok) throw asFormatError(reply.error);
+    return asRegenerated(reply.file);
+  }
+
   /** Where the games of a file lie (several for a collection), and the format to read each with. */
   async split(file: UploadedFile, format?: string): Promise<FileGames> {
     const reply = (await this.run({ kind: 'split', ...this.fileTask(file), format })) as SplitReply;
@@ -77,9 +84,7 @@ export class AnalysisPool {
   async regenerate(file: UploadedFile, publisher: string, version: string): Promise<RegeneratedFile | undefined> {
     const reply = (await this.run({ kind: 'regenerate', ...this.fileTask(file), publisher, version })) as RegenerateReply;
     if (!reply.ok) throw asFormatError(reply.error);
-    if (!reply.file) return undefined;
-    const { content } = reply.file;
-    return { ...reply.file, content: typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength) };
+    return reply.file ? asRegenerated(reply.file) : undefined;
   }
 
   async close(): Promise<void> {
@@ -180,4 +185,10 @@ function workerFile(): string {
   const built = join(root, 'dist', relative(root, here), 'analysis.worker.js');
   if (!existsSync(built)) throw new Error(`the analysis worker ${built} is missing: run npm run build first`);
   return built;
+}
+
+/** A file written on a thread: its content arrives as a Uint8Array, and leaves as a Buffer. */
+function asRegenerated(file: Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array }): RegeneratedFile {
+  const { content } = file;
+  return { ...file, content: typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength) };
 }

@@ -35,7 +35,15 @@ export interface SplitTask extends FileTask {
   readonly format?: string;
 }
 
-export type AnalysisTask = ReadTask | RegenerateTask | SplitTask;
+export interface ConvertTask extends FileTask {
+  readonly kind: 'convert';
+  readonly publisher: string;
+  readonly version: string;
+  /** `publisher/version` to write. */
+  readonly target: string;
+}
+
+export type AnalysisTask = ReadTask | RegenerateTask | SplitTask | ConvertTask;
 
 /** A {@link FormatError} as data. */
 export interface FormatErrorData {
@@ -49,7 +57,11 @@ export type ReadReply = { readonly ok: true; readonly record: ReadResult } | { r
 
 export type SplitReply = { readonly ok: true; readonly games: FileGames } | { readonly ok: false; readonly error: FormatErrorData };
 
-export type AnalysisReply = ReadReply | RegenerateReply | SplitReply;
+export type ConvertReply =
+  | { readonly ok: true; readonly file: Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array } }
+  | { readonly ok: false; readonly error: FormatErrorData };
+
+export type AnalysisReply = ReadReply | RegenerateReply | SplitReply | ConvertReply;
 
 export type RegenerateReply =
   | { readonly ok: true; readonly file: (Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array }) | undefined }

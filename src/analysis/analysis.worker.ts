@@ -27,6 +27,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
       return { ok: true, record: await reader.read(file, { ...request, format: task.format }) };
     }
     if (task.kind === 'split') return { ok: true, games: reader.split(file, { ...request, format: task.format }) };
+    if (task.kind === 'convert') return { ok: true, file: await reader.convert(file, task, task.target, request) };
     return { ok: true, file: await reader.regenerate(file, task.publisher, task.version, request) };
   } catch (error) {
     if (error instanceof FormatError) return { ok: false, error: asData(error) };

@@ -33,6 +33,10 @@ export const FORMAT_ERROR_CODES = [
   'upload.empty',
   /** The file holds several games where one was expected (POST /uploads takes collections). */
   'upload.collection',
+  /** A conversion to a format that cannot hold the game (variations into a flat format, a field too large…). */
+  'export.does_not_fit',
+  /** No conversion between these formats: another family, or a format without a writer. */
+  'export.unsupported',
   /** Binary content no plugin reads. */
   'upload.binary',
   /** Text in an encoding the archive cannot decode (invalid UTF-8, UTF-32). */

@@ -141,6 +141,31 @@ export class FormatReader {
     return entry.plugin.regenerate(file, { format: entry.format, timeBudgetMs: request.timeBudgetMs, limits: request.limits });
   }
 
+  /**
+   * A stored game written in another format of its family (`target`: `publisher/version`), through
+   * the family's plain model: the source plugin reads it in, the target's writes it out with its
+   * caches regenerated. 400 for a format the archive does not know; 422 `export.unsupported` across
+   * families or where a plugin has no conversion; the target's 422 `export.does_not_fit` when the
+   * game does not fit its format.
+   */
+  async convert(upload: UploadedFile, from: { publisher: string; version: string }, target: string, request: Omit<ReadRequest, 'format'>): Promise<RegeneratedFile> {
+    const to = this.named(target);
+    const source = this.find(from.publisher, from.version);
+    const name = (format: FormatDescriptor) => `${format.publisher} ${format.version}`;
+    if (!source) throw new FormatError(`no plugin reads ${from.publisher} ${from.version} any more: nothing to convert from`, [], 422, 'export.unsupported');
+    if (source.format.family !== to.format.family) {
+      throw new FormatError(`${name(source.format)} is a ${source.format.family} format and ${name(to.format)} a ${to.format.family} one: a game converts only within its family`, [], 422, 'export.unsupported');
+    }
+    if (!source.plugin.toInterchange || !to.plugin.fromInterchange) {
+      const missing = !source.plugin.toInterchange ? `${name(source.format)} cannot be converted from` : `${name(to.format)} cannot be written from another format`;
+      throw new FormatError(`${missing} yet`, [], 422, 'export.unsupported');
+    }
+    const file = { ...upload, bytes: utf8View(upload.bytes).bytes };
+    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits };
+    const game = await source.plugin.toInterchange(file, { ...options, format: source.format });
+    return to.plugin.fromInterchange(game, { ...options, format: to.format });
+  }
+
   private named(name: string): Registered {
     const slash = name.lastIndexOf('/');
     const entry = slash > 0 ? this.find(name.slice(0, slash), name.slice(slash + 1)) : undefined;

@@ -93,6 +93,15 @@ export class GamesService {
     return regenerated;
   }
 
+  /** The game written in another format of its family, with its caches regenerated (422 when it does not fit). */
+  async exported(id: GameId, format: string): Promise<RegeneratedFile> {
+    const raw = await this.raw(id);
+    if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
+      throw notIndexed(`game ${id} is stored but not indexed: no format plugin read it, so it cannot be converted`);
+    }
+    return this.analysis.convert(storedFile(raw), raw.publisher, raw.version, format);
+  }
+
   /**
    * The replay, made on request from the stored bytes by the plugin that indexed them (the archive
    * keeps no copy: it is many times the file's size). A game today's plugin no longer reads is

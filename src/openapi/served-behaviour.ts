@@ -72,8 +72,11 @@ function describeOperation(method: string, operation: Json): void {
   for (const [status, [name]] of Object.entries(COMMON_PROBLEMS)) {
     responses[status] ??= { $ref: `#/components/responses/${name}` };
   }
-  const conditional = method === 'get' && responses['200']?.content?.['application/json'] !== undefined;
-  if (conditional) {
+  // JSON answers carry ETags; a file download that may be JSON (a game file's own type) is bytes.
+  const json = responses['200']?.content?.['application/json'];
+  const conditional = method === 'get' && json !== undefined && json.schema?.format !== 'binary';
+  const declared = (operation.parameters ?? []).some((parameter: Json) => parameter.in === 'header' && parameter.name === 'If-None-Match');
+  if (conditional && !declared) {
     operation.parameters = [
       ...(operation.parameters ?? []),
       { in: 'header', name: 'If-None-Match', required: false, description: 'ETags of representations the client has; 304 while one still matches.', schema: { type: 'string' } },

@@ -1,6 +1,8 @@
-import type { FormatDescriptor, FormatPlugin, GameRecord, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import { CheckersInterchange, checkersGameFor, convertedFile } from '../checkers-analysis/interchange.js';
 import { decodeUtf8 } from '../text.js';
 import { looksLikeBars } from './detect.js';
+import { barsToInterchange, writeBarsGame } from './interchange.js';
 import { readBarsRecord } from './record.js';
 import { regenerateBarsText } from './regenerate.js';
 import { replayBars } from './replay.js';
@@ -52,5 +54,13 @@ export const barsCheckersPlugin: FormatPlugin = {
       filename: `${base}.regenerated.${json ? 'json' : 'bars'}`,
       content: regenerateBarsText(text, record, regenerated),
     };
+  },
+
+  async toInterchange(file: UploadedFile, options: ReadOptions): Promise<CheckersInterchange> {
+    return barsToInterchange(decodeUtf8(file.bytes), options.limits);
+  },
+
+  async fromInterchange(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile> {
+    return convertedFile(BARS_FORMAT, '.bars', writeBarsGame(checkersGameFor(game, options.format, BARS_FORMAT)));
   },
 };

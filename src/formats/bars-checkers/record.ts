@@ -28,6 +28,8 @@ export interface BarsRecord {
   /** The source text of the area_monitor value (null when absent) and of the go value. */
   readonly headerText: string | null;
   readonly bodyText: string;
+  /** The text of the `#` comments, without the `#`, in file order. */
+  readonly comments: readonly string[];
 }
 
 /**
@@ -48,6 +50,7 @@ export function readBarsRecord(text: string, limits: ReadLimits): BarsRecord {
     singleMove,
     headerText: syntax.areaMonitor ? text.slice(syntax.areaMonitor.offset, syntax.areaMonitor.end) : null,
     bodyText: text.slice(syntax.go.offset, syntax.go.end),
+    comments: syntax.comments,
   };
 }
 

@@ -99,7 +99,7 @@ export function replayBars(record: BarsRecord): BarsReplay {
 }
 
 /** `[z1, z2]` is a quiet move; longer moves alternate the mover's squares (even indices) and captured pieces (odd). */
-function proposedMove(written: BarsMove): ProposedMove {
+export function proposedMove(written: BarsMove): ProposedMove {
   const squares = written.numbers.map((number) => number.square);
   if (squares.length === 2) return { from: squares[0], landings: [squares[1]], captured: [] };
   return {
@@ -114,7 +114,7 @@ function proposedMove(written: BarsMove): ProposedMove {
  * squares (a man until it reaches the last row, a king from that landing on), each captured piece
  * with its own code and the captured flag.
  */
-function describeMove(position: Position, move: Move): PieceNumber[] {
+export function describeMove(position: Position, move: Move): PieceNumber[] {
   let piece = position.at(move.from) as Piece;
   const colour = colourOf(piece);
   const numbers: PieceNumber[] = [{ captured: false, piece, square: move.from }];

@@ -35,6 +35,8 @@ export interface BarsSyntax {
   readonly go: ArrayNode;
   /** Absent (or JSON null) means the standard initial position. */
   readonly areaMonitor: ArrayNode | null;
+  /** The text of every `#` comment, without the `#`, in file order. */
+  readonly comments: readonly string[];
 }
 
 /** Parses the file; the move past `limits.maxPlies` is refused at its `[`, before it is read. */
@@ -52,6 +54,7 @@ const MAX_DEPTH = 2;
 class Parser {
   private at = 0;
   private allowComments = true;
+  private readonly comments: string[] = [];
 
   constructor(
     private readonly text: string,
@@ -123,7 +126,7 @@ class Parser {
   private finish(form: BarsForm, values: Map<BarsKey, ArrayNode | null>): BarsSyntax {
     const go = values.get('go');
     if (!go) throw this.error('the file has no "go" (the list of moves)', this.text.length);
-    return { form, go, areaMonitor: values.get('area_monitor') ?? null };
+    return { form, go, areaMonitor: values.get('area_monitor') ?? null, comments: this.comments };
   }
 
   private jsonKey(): string {
@@ -189,7 +192,9 @@ class Parser {
       const c = text[this.at];
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\uFEFF') this.at++;
       else if (c === '#' && this.allowComments) {
+        const start = this.at + 1;
         while (this.at < text.length && text[this.at] !== '\n' && text[this.at] !== '\r') this.at++;
+        this.comments.push(text.slice(start, this.at));
       } else break;
     }
   }

@@ -8,3 +8,14 @@ export type { CellName, DotsPlyInput } from './plies.js';
 export { dotsResultText, dotsScoreText } from './result.js';
 export type { DotsEnding } from './result.js';
 export { scoresAfterGrounding, ungroundedDots } from './grounding.js';
+export { asDotsGame, doesNotFit, isCross, notConvertible, refuseBranchesAndSnapshots, variationCount } from './interchange.js';
+export type {
+  DotsInterchangeField,
+  DotsInterchangeGame,
+  DotsInterchangeMove,
+  DotsInterchangePlayer,
+  DotsInterchangeResult,
+  DotsInterchangeRules,
+  DotsSetupDot,
+  DotsVariation,
+} from './interchange.js';

@@ -1,5 +1,8 @@
 import { scorePosition } from '../../rules/dots/index.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import { asDotsGame } from '../dots-analysis/index.js';
+import type { DotsInterchangeGame } from '../dots-analysis/index.js';
+import { boardStateToInterchange, interchangeToBoardState } from './interchange.js';
 import { decodeUtf8 } from '../text.js';
 import { boardScoreProblem, dotsOutcomes, unenclosedPointProblem } from '../problems/dots.js';
 import { BoardState, looksLikeBoardState, parseBoardState } from './board-state.js';
@@ -87,5 +90,14 @@ export const dotsServerPlugin: FormatPlugin = {
     const { offset, length } = state.scoreLine;
     const content = `${text.slice(0, offset)}SCR ${score.points.join(' ')}${text.slice(offset + length)}`;
     return { publisher: DOTS_SERVER_204.publisher, version: DOTS_SERVER_204.version, mediaType: 'text/plain; charset=utf-8', filename: 'board.regenerated.txt', content };
+  },
+
+  async toInterchange(file: UploadedFile, options: ReadOptions): Promise<DotsInterchangeGame> {
+    return boardStateToInterchange(parseBoardState(decodeUtf8(file.bytes), options.limits));
+  },
+
+  async fromInterchange(game: InterchangeGame): Promise<RegeneratedFile> {
+    const content = interchangeToBoardState(asDotsGame(game, DOTS_SERVER_204), DOTS_SERVER_204);
+    return { publisher: DOTS_SERVER_204.publisher, version: DOTS_SERVER_204.version, mediaType: 'text/plain; charset=utf-8', filename: 'board.txt', content };
   },
 };

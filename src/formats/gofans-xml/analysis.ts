@@ -1,5 +1,5 @@
 import { drawText, endsWithTwoPasses, goReplayPlies, winText } from '../go-analysis/index.js';
-import type { GameAnalysis, JsonValue, PlayerEntry, PlayerOutcome, Problem } from '../plugin.js';
+import type { GameAnalysis, GameEnding, JsonValue, PlayerEntry, PlayerOutcome, Problem } from '../plugin.js';
 import { goIllegalMove } from '../problems/go.js';
 import { outcomesByScore, unfinishedOutcomes } from '../problems/outcome.js';
 import { cacheProblem, noteProblem } from '../problems/problem.js';
@@ -98,10 +98,22 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     moveCount: replay.mainLine.length,
     result: resultText(game, replay, end),
     verdict: { legal, consistent, problems },
-    facts: goFansFacts(game),
+    facts: { ...goFansFacts(game), ...recordedEnding(game, end) },
     details,
     replay: plies,
   };
+}
+
+/**
+ * How the recorded result came about, in the facts' terms: a resignation (Points -1), or the
+ * declared score after two passes (margin: the best Points over the next best; equal, a draw).
+ */
+function recordedEnding(game: GoFansGame, end: GameEnd): { ending: GameEnding | null; margin: number | null } {
+  if (end === 'resignation') return { ending: 'resignation', margin: null };
+  const points = game.players.map((p) => p.points).sort((a, b) => b - a);
+  if (end !== 'two passes' || points.every((p) => p === 0) || points.length < 2) return { ending: null, margin: null };
+  const margin = points[0] - points[1];
+  return margin === 0 ? { ending: 'draw', margin: 0 } : { ending: 'score', margin };
 }
 
 function where(m: ReplayedGoFansMove): string {

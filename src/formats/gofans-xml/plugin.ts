@@ -1,6 +1,8 @@
 import { FormatError } from '../errors.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import type { GoInterchangeGame } from '../go-analysis/index.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
 import { analyseGoFans } from './analysis.js';
+import { gofansFromInterchange, gofansToInterchange } from './interchange.js';
 import { StandardDocument, readGoFans, readStandardDocument } from './import-procedure.js';
 import { regenerateGoFans } from './regenerate.js';
 import { GOFANS_PUBLISHER, GOFANS_SCHEMAS, GOFANS_VERSIONS, GoFansVersion, STANDARD_SCHEMA, isGoFansVersion } from './schemas.js';
@@ -81,6 +83,25 @@ export const gofansXmlPlugin: FormatPlugin = {
       filename: `${baseName(file.filename)}.regenerated.xml`,
       content: regenerated.content,
     };
+  },
+
+  async toInterchange(file: UploadedFile, options: ReadOptions): Promise<GoInterchangeGame> {
+    const document = await readStandardDocument(file.bytes, options.limits);
+    checkNamedFormat(document, options);
+    const version = schemaVersion(document);
+    if (version === null) {
+      throw new FormatError(`the archive cannot convert ${document.publisher}/${document.version}: it has no schema for it`, [], 422, 'export.unsupported');
+    }
+    return gofansToInterchange(await readGoFans(document, version, options.limits));
+  },
+
+  async fromInterchange(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile> {
+    const { publisher, version } = options.format;
+    if (game.family !== 'go' || publisher !== GOFANS_PUBLISHER || !isGoFansVersion(version)) {
+      throw new FormatError(`the GoFans plugin cannot write a ${game.family} game as ${publisher}/${version}`, [], 422, 'export.unsupported');
+    }
+    const written = gofansFromInterchange(game as GoInterchangeGame, version, options.limits);
+    return { publisher: GOFANS_PUBLISHER, version: written.version, mediaType: MEDIA_TYPE, filename: `game.${version}.xml`, content: written.content };
   },
 };
 

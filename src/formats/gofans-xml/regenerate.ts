@@ -1,6 +1,6 @@
 import type { GoFansGame } from './model.js';
 import type { GoFansReplay } from './replay.js';
-import type { GoFansVersion } from './schemas.js';
+import { GoFansVersion, versionTraits } from './schemas.js';
 import { attributeNode, contentEnd } from './xml-tree.js';
 
 /** 1.x carry no Removes; their regenerated form is the 2.x version with the same shape. */
@@ -15,13 +15,19 @@ interface Edit {
 }
 
 /**
- * The file with regenerated Removes (on every move of every line) and Points, as a 2.x version.
- * Done by splicing the original text, so everything else (header fields, comments, layout,
- * attribute order) stays exactly as uploaded.
+ * The file with regenerated Removes (on every move of every line) and Points, as a 2.x version
+ * (or as `version`, which must have the game's shape: flat or nested; a version without Removes
+ * gets none). Done by splicing the original text, so everything else (header fields, comments,
+ * layout, attribute order) stays exactly as uploaded.
  */
-export function regenerateGoFans(text: string, game: GoFansGame, replay: GoFansReplay): { version: GoFansVersion; content: string } {
+export function regenerateGoFans(
+  text: string,
+  game: GoFansGame,
+  replay: GoFansReplay,
+  version: GoFansVersion = regeneratedVersion(game.version),
+): { version: GoFansVersion; content: string } {
   const edits: Edit[] = [];
-  const version = regeneratedVersion(game.version);
+  const withRemoves = versionTraits(version).removes;
   if (version !== game.version) {
     const v = game.versionElement;
     edits.push({ start: v.startTagEnd, end: contentEnd(text, v), text: version });
@@ -35,7 +41,7 @@ export function regenerateGoFans(text: string, game: GoFansGame, replay: GoFansR
   for (const m of replay.moves) {
     const element = m.move.element;
     if (m.move.removesElement) edits.push({ start: m.move.removesElement.start, end: m.move.removesElement.end, text: '' });
-    if (m.removes.length === 0) continue;
+    if (!withRemoves || m.removes.length === 0) continue;
     const removes = `<removes>${m.removes.map((p) => `<remove x="${p.x}" y="${p.y}"/>`).join('')}</removes>`;
     if (element.selfClosing) {
       edits.push({ start: element.startTagEnd - 2, end: element.startTagEnd, text: `>${removes}</move>` });

@@ -113,3 +113,15 @@ function fenSquares(entry: string, fail: (message: string) => FormatError): [Squ
   if (((rowOf(square) + columnOf(square)) & 1) === 0) throw fail(`${name} is a light square`);
   return [[square, king]];
 }
+
+/** The FEN tag value of a position, squares by number in increasing order, kings marked `K`: `W:W21,22,K30:B1,2`. */
+export function writeFen(position: Position): string {
+  const sides: Record<Colour, string[]> = { white: [], black: [] };
+  for (let n = 1; n <= NUMBERED_SQUARES; n++) {
+    const cell = position.at(squareOfNumber(n) as Square);
+    if (cell === 0) continue;
+    const king = cell === WHITE_KING || cell === BLACK_KING;
+    sides[cell === WHITE_MAN || cell === WHITE_KING ? 'white' : 'black'].push(`${king ? 'K' : ''}${n}`);
+  }
+  return `${position.toMove === 'white' ? 'W' : 'B'}:W${sides.white.join(',')}:B${sides.black.join(',')}`;
+}

@@ -1,10 +1,12 @@
 import { FormatError } from '../errors.js';
 import { ReadLimits, checkBoard, checkLineLengths } from '../limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import { CheckersInterchange, checkersGameFor, convertedFile } from '../checkers-analysis/interchange.js';
 import { decodeUtf8, locate } from '../text.js';
 import { BOARD_SIZE } from '../../rules/checkers/squares.js';
 import { looksLikePdn } from './detect.js';
 import { PdnGame, parseGame } from './game.js';
+import { pdnToInterchange, writePdnGame } from './interchange.js';
 import { Lexer } from './lexer.js';
 import { writePdn } from './regenerate.js';
 import { replayPdn } from './replay.js';
@@ -65,6 +67,15 @@ export const pdnDraughtsPlugin: FormatPlugin = {
       filename: `${base}.regenerated.pdn`,
       content: writePdn(game, resolved, result, setup.start.toMove),
     };
+  },
+
+  async toInterchange(file: UploadedFile, options: ReadOptions): Promise<CheckersInterchange> {
+    const { text, game } = readOneGame(file, options.limits);
+    return pdnToInterchange(game, text);
+  },
+
+  async fromInterchange(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile> {
+    return convertedFile(PDN_FORMAT, '.pdn', writePdnGame(checkersGameFor(game, options.format, PDN_FORMAT)));
   },
 };
 

@@ -1,7 +1,7 @@
 import type { Move } from '../../rules/checkers/move.js';
 import { isCapture } from '../../rules/checkers/move.js';
 import type { Colour } from '../../rules/checkers/pieces.js';
-import type { Line, MoveNode, PdnGame } from './game.js';
+import type { Line, MoveNode } from './game.js';
 import { SquareStyle, readMoveToken, writeSquare } from './notation.js';
 
 /** Longest line of the regenerated move text, as PGN/PDN writers keep it. */
@@ -14,7 +14,7 @@ const LINE_WIDTH = 79;
  * `22x15x8`), moves that were not replayed as written, comments, NAGs and variations kept, and the
  * result as terminator.
  */
-export function writePdn(game: PdnGame, resolved: ReadonlyMap<MoveNode, Move>, result: string | null, firstToMove: Colour): string {
+export function writePdn(game: PdnToWrite, resolved: ReadonlyMap<MoveToWrite, Move>, result: string | null, firstToMove: Colour): string {
   const style = squareStyle(game.main);
   const tags = game.tags.map((tag) => `[${tag.name} "${escape(tag.name === 'Result' && result !== null ? result : tag.value)}"]`);
   const words: string[] = [];
@@ -24,13 +24,22 @@ export function writePdn(game: PdnGame, resolved: ReadonlyMap<MoveNode, Move>, r
   return tags.length > 0 ? `${tags.join('\n')}\n\n${body}\n` : `${body}\n`;
 }
 
+/** What the writer needs of a game: a parsed game ({@link PdnGame}) is one, and so is a game built from the family's model. */
+export interface PdnToWrite {
+  readonly tags: readonly { readonly name: string; readonly value: string }[];
+  readonly main: LineToWrite;
+}
+
+export type LineToWrite = Pick<Line, 'comments'> & { readonly moves: readonly MoveToWrite[] };
+export type MoveToWrite = Pick<MoveNode, 'text' | 'ply' | 'nags' | 'comments'> & { readonly variations: readonly LineToWrite[] };
+
 interface Writing {
-  readonly resolved: ReadonlyMap<MoveNode, Move>;
+  readonly resolved: ReadonlyMap<MoveToWrite, Move>;
   readonly style: SquareStyle;
   readonly blackFirst: boolean;
 }
 
-function writeLine(line: Line, words: string[], writing: Writing): void {
+function writeLine(line: LineToWrite, words: string[], writing: Writing): void {
   for (const comment of line.comments) words.push(`{${comment}}`);
   let interrupted = true;
   for (const node of line.moves) {
@@ -50,17 +59,22 @@ function writeLine(line: Line, words: string[], writing: Writing): void {
   }
 }
 
-function moveText(node: MoveNode, writing: Writing): string {
+function moveText(node: MoveToWrite, writing: Writing): string {
   const move = writing.resolved.get(node);
   if (!move) return node.text;
   const written = readMoveToken(node.text);
   const strength = 'strength' in written && written.strength !== null ? written.strength : '';
-  const separator = !isCapture(move) ? '-' : writing.style === 'numeric' ? 'x' : ':';
-  return [move.from, ...move.landings].map((square) => writeSquare(square, writing.style)).join(separator) + strength;
+  return writeMove(move, writing.style) + strength;
+}
+
+/** A move with all its landings: `c3-d4`, `c3:e5:g7`, numbered `22-18`, `22x15x8`. */
+export function writeMove(move: Move, style: SquareStyle): string {
+  const separator = !isCapture(move) ? '-' : style === 'numeric' ? 'x' : ':';
+  return [move.from, ...move.landings].map((square) => writeSquare(square, style)).join(separator);
 }
 
 /** The style of the file's first readable move; names when there is none. */
-function squareStyle(line: Line): SquareStyle {
+function squareStyle(line: LineToWrite): SquareStyle {
   for (const node of line.moves) {
     const written = readMoveToken(node.text);
     if ('style' in written) return written.style;

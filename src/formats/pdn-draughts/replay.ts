@@ -31,6 +31,18 @@ function decisionOf(result: string | undefined): Decision | undefined {
   return result !== undefined && Object.hasOwn(DECISIONS, result) ? DECISIONS[result] : undefined;
 }
 
+/** The result the record states: its Result tag's when that is a PDN result, else its terminator's. */
+export function recordedDecision(tag: string | undefined, terminator: string | undefined): Decision {
+  const stated = decisionOf(tag);
+  return stated !== undefined ? stated : decisionOf(terminator) ?? null;
+}
+
+/** A decision as PDN writes it (`*` when unknown). */
+export function resultText(decision: Decision): string {
+  if (decision === null) return '*';
+  return decision === 'draw' ? '1/2-1/2' : decision === 'white' ? '1-0' : '0-1';
+}
+
 /**
  * Replays the main line with the rules engine (it stops at the first move it cannot replay: the
  * position after it is unknown) and checks every variation from the position before the move it
@@ -109,8 +121,7 @@ export function replayPdn(game: PdnGame, setup: GameSetup, text: string): PdnRep
   const over = gameOver(ledger.position);
   const resultTag = game.tags.find((tag) => tag.name === 'Result')?.value;
   const terminator = game.terminator?.text;
-  const tagDecision = decisionOf(resultTag);
-  const recorded = tagDecision !== undefined ? tagDecision : decisionOf(terminator) ?? null;
+  const recorded = recordedDecision(resultTag, terminator);
   consistency.push(...resultProblems(resultTag, terminator, over));
   const decision = rulesDecision(over) ?? recorded;
 

@@ -70,12 +70,12 @@ export function gameSetup(game: PdnGame, text: string): GameSetup {
 }
 
 /** A tag value that says something: not empty, not PDN's `?` for unknown. */
-function known(value: string | undefined): string | null {
+export function known(value: string | undefined): string | null {
   const trimmed = value?.trim() ?? '';
   return trimmed === '' || /^\?+$/.test(trimmed) ? null : trimmed;
 }
 
-function rating(value: string | undefined): number | null {
+export function rating(value: string | undefined): number | null {
   const trimmed = value?.trim() ?? '';
   return /^[0-9]{1,5}$/.test(trimmed) ? Number(trimmed) : null;
 }
@@ -86,15 +86,24 @@ function rating(value: string | undefined): number | null {
  * (`1973.??.??`); some programs write `D.M.YYYY` (`10.11.1968`), and a year alone (`1950.`).
  */
 export function readDate(value: string): { day: string | null; year: number | null } {
+  const { year, month, day } = readDateParts(value);
+  if (year === null || month === null || day === null) return { day: null, year };
+  const real = new Date(Date.UTC(year, month - 1, day));
+  if (real.getUTCFullYear() !== year || real.getUTCMonth() !== month - 1 || real.getUTCDate() !== day) return { day: null, year };
+  return { day: `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, year };
+}
+
+/** The parts of a Date tag that are known (in the forms {@link readDate} takes), each null when unknown. */
+export function readDateParts(value: string): { year: number | null; month: number | null; day: number | null } {
   const parts = value.trim().replace(/\.$/, '').split('.');
   let [year, month, day]: (string | undefined)[] = [];
   if (parts.length === 3 && /^[0-9?]{4}$/.test(parts[0])) [year, month, day] = parts;
   else if (parts.length === 3 && /^[0-9]{4}$/.test(parts[2])) [day, month, year] = parts;
   else if (parts.length === 1 && /^[0-9?]{4}$/.test(parts[0])) [year] = parts;
-  const y = year !== undefined && /^[0-9]{4}$/.test(year) ? Number(year) : null;
-  if (y === null || month === undefined || day === undefined || !/^[0-9]{1,2}$/.test(month) || !/^[0-9]{1,2}$/.test(day)) return { day: null, year: y };
-  const [m, d] = [Number(month), Number(day)];
-  const real = new Date(Date.UTC(y, m - 1, d));
-  if (real.getUTCFullYear() !== y || real.getUTCMonth() !== m - 1 || real.getUTCDate() !== d) return { day: null, year: y };
-  return { day: `${year}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`, year: y };
+  const number = (part: string | undefined, pattern: RegExp, low: number, high: number): number | null => {
+    if (part === undefined || !pattern.test(part)) return null;
+    const n = Number(part);
+    return n >= low && n <= high ? n : null;
+  };
+  return { year: number(year, /^[0-9]{4}$/, 0, 9999), month: number(month, /^[0-9]{1,2}$/, 1, 12), day: number(day, /^[0-9]{1,2}$/, 1, 31) };
 }

@@ -89,7 +89,7 @@ export function analyse(game: SgfDotsGame, main: SgfReplay, sides: readonly Side
     moveCount: main.plies.length,
     result: resultText(declared, main),
     verdict: { legal, consistent, problems: byPly(problems) },
-    facts: facts(game),
+    facts: { ...facts(game), ...recordedEnding(declared) },
     details,
     replay: main.plies.map((p) => replayPly(p, main)),
   };
@@ -209,4 +209,23 @@ function facts(game: SgfDotsGame): GameFacts {
 /** Dots as a sorted list of point names: what a move's written and replayed captures are compared by. */
 function pointList(cells: readonly Cell[]): string {
   return cells.map(pointName).sort().join(' ');
+}
+
+/** How the recorded `RE` came about, in the facts' terms (null: no result, `Void` or `?`). */
+function recordedEnding(declared: SgfResult | null): Pick<GameFacts, 'ending' | 'margin'> {
+  switch (declared?.kind) {
+    case 'score':
+      return { ending: 'score', margin: declared.margin };
+    case 'draw':
+      return { ending: 'draw', margin: 0 };
+    case 'resign':
+      return { ending: 'resignation', margin: null };
+    case 'time':
+    case 'forfeit':
+      return { ending: declared.kind, margin: null };
+    case 'win':
+      return { ending: 'unknown', margin: null };
+    default:
+      return { ending: null, margin: null };
+  }
 }

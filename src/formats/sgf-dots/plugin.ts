@@ -1,7 +1,10 @@
 import { MAX_SIDE } from '../../rules/dots/index.js';
 import { FormatError } from '../errors.js';
 import { checkBoard } from '../limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import { asDotsGame, notConvertible } from '../dots-analysis/index.js';
+import type { DotsInterchangeGame } from '../dots-analysis/index.js';
+import { interchangeToSgfText, sgfToInterchange } from './interchange.js';
 import { parseSgf, peekRootProperty, splitSgf } from '../sgf/index.js';
 import type { SgfCollection, SgfGameTree } from '../sgf/index.js';
 import { analyse, SideLineReplay } from './analysis.js';
@@ -90,6 +93,30 @@ export const sgfDotsPlugin: FormatPlugin = {
       filename: 'game.regenerated.sgf',
       content: Buffer.concat(parts),
     };
+  },
+
+  async toInterchange(file: UploadedFile, options: ReadOptions): Promise<DotsInterchangeGame> {
+    const collection = parseSgf(file.bytes, options.limits);
+    const tree = firstTree(collection);
+    let game: SgfDotsGame;
+    try {
+      game = readDotsGame(collection, tree.root, options.format !== undefined);
+    } catch (error) {
+      if (error instanceof NotReplayable) throw notConvertible(error.message);
+      throw error;
+    }
+    checkBoard(options.limits, game.width, game.height, collection.locate(tree.root.start));
+    if (game.width > MAX_SIDE || game.height > MAX_SIDE) {
+      throw notConvertible(`the field is ${game.width}x${game.height}: the Dots rules engine replays fields up to ${MAX_SIDE}x${MAX_SIDE}`);
+    }
+    return sgfToInterchange(game);
+  },
+
+  /** Written plain (dots without chains), then regenerated: chains and a numeric RE come from the replay. */
+  async fromInterchange(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile> {
+    const text = interchangeToSgfText(asDotsGame(game, SGF_DOTS_FORMAT), SGF_DOTS_FORMAT);
+    const regenerated = await sgfDotsPlugin.regenerate({ bytes: Buffer.from(text, 'utf8') }, { ...options, format: SGF_DOTS_FORMAT });
+    return { ...regenerated, filename: 'game.sgf' };
   },
 };
 

@@ -1,10 +1,9 @@
-import { GoGameReplay, GoPoint, drawText, endsWithTwoPasses, goReplayPlies, outcomesForResult, winText } from '../go-analysis/index.js';
+import { GoGameReplay, GoPoint, GoResult, drawText, endsWithTwoPasses, goEnding, goReplayPlies, outcomesForResult, winText } from '../go-analysis/index.js';
 import type { GameAnalysis, JsonValue, PlayerEntry, Problem } from '../plugin.js';
 import { goIllegalMove } from '../problems/go.js';
 import { noteProblem } from '../problems/problem.js';
 import { SgfCollection, indexLetter } from '../sgf/index.js';
 import type { SgfGoGame, SgfGoMove } from './game.js';
-import type { SgfResult } from './properties.js';
 
 const COLORS = ['black', 'white'] as const;
 
@@ -53,6 +52,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
     name: game.text(color === 'black' ? 'PB' : 'PW'),
     externalId: null,
     color,
+    rating: game.text(color === 'black' ? 'BR' : 'WR'),
     declaredPoints: null,
     points: null,
     captures: captures[seat],
@@ -92,6 +92,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
       datePlayed: game.datePlayed,
       event: game.text('EV'),
       rules: game.text('RU'),
+      ...goEnding(game.result?.kind === 'win' ? game.result : game.result?.kind === 'draw' ? 'draw' : null),
     },
     details,
     replay: plies,
@@ -108,13 +109,13 @@ function where(collection: SgfCollection, move: SgfGoMove, ply: number, line: nu
   return `${line === 0 ? '' : `variation ${line}, `}ply ${ply} (${written}, line ${at.line})`;
 }
 
-function outcomeBasis(result: SgfResult | null): { winner: 'black' | 'white' } | 'draw' | null {
+function outcomeBasis(result: GoResult | null): { winner: 'black' | 'white' } | 'draw' | null {
   if (result === null || result.kind === 'none') return null;
   return result.kind === 'draw' ? 'draw' : { winner: result.winner };
 }
 
 /** The recorded result in words; null when the file records none. */
-function resultWords(result: SgfResult | null, written: string | null): string | null {
+function resultWords(result: GoResult | null, written: string | null): string | null {
   if (result === null) return null;
   if (result.kind === 'draw') return drawText();
   if (result.kind === 'win') return winText(result.winner, result.win);
@@ -122,7 +123,7 @@ function resultWords(result: SgfResult | null, written: string | null): string |
 }
 
 /** How the game ended: by the recorded result, else `two passes` when the main line ends so, else `none`. */
-function gameEnd(result: SgfResult | null, replay: GoGameReplay<SgfGoMove>): string {
+function gameEnd(result: GoResult | null, replay: GoGameReplay<SgfGoMove>): string {
   if (result?.kind === 'win' && result.win.how !== 'unknown' && result.win.how !== 'other') return result.win.how;
   if (result?.kind === 'draw') return 'score';
   return endsWithTwoPasses(replay.mainLine.map((m) => m.node)) ? 'two passes' : 'none';

@@ -1,9 +1,9 @@
 import { BLACK, Cell, EMPTY, GoMoveNode, GoPosition, GoSetupPoint, MAX_BOARD_SIZE, MIN_BOARD_SIZE, Stone, WHITE } from '../../rules/go/index.js';
 import { FormatError } from '../errors.js';
-import type { GoPoint } from '../go-analysis/index.js';
+import { GoResult, GoPoint, parseGoResult } from '../go-analysis/index.js';
 import { ReadLimits, checkBoard, pliesExceeded } from '../limits.js';
 import { SgfCollection, SgfGameTree, SgfNode, SgfValue, composeParts, findProperty, letterIndex, propertyValues, simpleText } from '../sgf/index.js';
-import { Komi, SgfResult, firstDate, parseKomi, parseResult } from './properties.js';
+import { Komi, firstDate, parseKomi } from './properties.js';
 
 /** A move (`B`/`W` property) of the game tree, for the rules engine, with where the file writes it. */
 export interface SgfGoMove extends GoMoveNode {
@@ -24,9 +24,9 @@ export interface SgfGoGame {
   readonly text: (id: string) => string | null;
   readonly komi: Komi | null;
   readonly handicap: number | null;
-  readonly result: SgfResult | null;
+  readonly result: GoResult | null;
   readonly datePlayed: string | null;
-  /** The position the root node sets up (handicap stones…), null when it sets up nothing. */
+  /** The position the root node sets up (handicap stones…), null when it sets up nothing or the board is not replayable. */
   readonly initial: GoPosition | null;
   readonly setup: { readonly black: readonly GoPoint[]; readonly white: readonly GoPoint[] };
   /** First moves of the tree: the first starts the main line, the others are alternatives to it. */
@@ -57,7 +57,8 @@ export function boardSize(root: SgfNode, collection: SgfCollection | null): { wi
 }
 
 /**
- * The Go game of one game tree. The board must be replayable ({@link unreplayable} is null). Setup
+ * The Go game of one game tree, on a board of any size (`initial` is null where the engine cannot
+ * replay it: a board that is not square or not 2..25; {@link unreplayable} says so). Setup
  * points (`AB`, `AW`, `AE`, also as `aa:cc` rectangles) of the root make the initial position; those
  * of a node without a move are carried to the next move of each line below it. A node's moves
  * (`B`, `W`; a node holding both is read as both, in the order written) become plies. A pass is `[]`
@@ -66,7 +67,7 @@ export function boardSize(root: SgfNode, collection: SgfCollection | null): { wi
 export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: ReadLimits): SgfGoGame {
   const size = boardSize(tree.root, collection);
   checkBoard(limits, size.width, size.height, size.value ? collection.locate(size.value.start) : {});
-  const n = size.width;
+  const { width, height } = size;
   const fail = (message: string, offset: number): never => {
     throw FormatError.at(`SGF: ${message}`, collection.locate(offset));
   };
@@ -78,7 +79,7 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
   };
   const movePoint = (value: SgfValue, id: string): GoPoint | null => {
     const text = value.text.trim();
-    if (text === '' || (text === 'tt' && n <= 19)) return null;
+    if (text === '' || (text === 'tt' && width <= 19 && height <= 19)) return null;
     return point(value, text) ?? fail(`${id}[${value.text}] is not a move: two letters a-z/A-Z, or [] for a pass`, value.start);
   };
   const setupPoints = (node: SgfNode): GoSetupPoint[] => {
@@ -90,7 +91,7 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
         if (from === null || to === null) fail(`${id}[${value.text}] is not a point or a rectangle of points`, value.start);
         for (let y = Math.min(from!.y, to!.y); y <= Math.max(from!.y, to!.y); y++) {
           for (let x = Math.min(from!.x, to!.x); x <= Math.max(from!.x, to!.x); x++) {
-            if (x >= n || y >= n) fail(`${id}[${value.text}] sets up a point off the ${n}x${n} board`, value.start);
+            if (x >= width || y >= height) fail(`${id}[${value.text}] sets up a point off the ${width}x${height} board`, value.start);
             out.push({ x, y, cell });
           }
         }
@@ -101,8 +102,8 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
 
   const rootSetup = setupPoints(tree.root);
   let initial: GoPosition | null = null;
-  if (rootSetup.length > 0) {
-    initial = new GoPosition(n);
+  if (rootSetup.length > 0 && unreplayable(tree) === null) {
+    initial = new GoPosition(width);
     for (const p of rootSetup) initial.setStone(p.x, p.y, p.cell);
   }
   const roots: SgfGoMove[] = [];
@@ -156,12 +157,12 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
   const setupOf = (cell: Cell) => rootSetup.filter((p) => p.cell === cell).map(({ x, y }) => ({ x, y }));
   return {
     tree,
-    width: n,
-    height: n,
+    width,
+    height,
     text,
     komi: komiText === null ? null : parseKomi(komiText),
     handicap: handicapText !== null && /^\d+$/.test(handicapText) ? Number(handicapText) : null,
-    result: resultText === null ? null : parseResult(resultText),
+    result: resultText === null ? null : parseGoResult(resultText),
     datePlayed: dateText === null ? null : firstDate(dateText),
     initial,
     setup: { black: setupOf(BLACK), white: setupOf(WHITE) },

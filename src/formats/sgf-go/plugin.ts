@@ -1,9 +1,11 @@
 import { FormatError } from '../errors.js';
 import { replayGoGame } from '../go-analysis/index.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import type { GoInterchangeGame } from '../go-analysis/index.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
 import { SgfCollection, parseSgf, peekRoot, splitSgf } from '../sgf/index.js';
 import { analyseSgfGo } from './analysis.js';
 import { buildGame, unreplayable } from './game.js';
+import { sgfFromInterchange, sgfToInterchange } from './interchange.js';
 import { writeSgfGo } from './regenerate.js';
 
 const MEDIA_TYPE = 'application/x-go-sgf';
@@ -93,6 +95,26 @@ export const sgfGoPlugin: FormatPlugin = {
       mediaType: MEDIA_TYPE,
       filename: `${baseName(file.filename)}.regenerated.sgf`,
       content: Buffer.from(writeSgfGo(game), 'utf8'),
+    };
+  },
+
+  /** The first game tree of the file, on a board of any size (the writer of the other format decides what fits). */
+  async toInterchange(file: UploadedFile, options: ReadOptions): Promise<GoInterchangeGame> {
+    const collection = readCollection(file, options);
+    return sgfToInterchange(buildGame(collection, collection.trees[0], options.limits));
+  },
+
+  async fromInterchange(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile> {
+    const { publisher, version } = options.format;
+    if (game.family !== 'go' || publisher !== SGF_GO_FORMAT.publisher || version !== SGF_GO_FORMAT.version) {
+      throw new FormatError(`the SGF Go plugin cannot write a ${game.family} game as ${publisher}/${version}`, [], 422, 'export.unsupported');
+    }
+    return {
+      publisher: SGF_GO_FORMAT.publisher,
+      version: SGF_GO_FORMAT.version,
+      mediaType: MEDIA_TYPE,
+      filename: 'game.sgf',
+      content: Buffer.from(sgfFromInterchange(game as GoInterchangeGame), 'utf8'),
     };
   },
 };

@@ -1,8 +1,8 @@
 import { calendarDate } from '../go-analysis/index.js';
-import type { GoColor, GoWin } from '../go-analysis/index.js';
 
 /*
- * Root property values of Go SGF games as real programs write them: komi, result, date.
+ * Root property values of Go SGF games as real programs write them: komi, date (the result, `RE`,
+ * is read by `go-analysis/result.ts`, since GoFans' `<result>` uses the same notation).
  */
 
 export interface Komi {
@@ -23,39 +23,6 @@ export function parseKomi(text: string): Komi | null {
   const value = Number(t);
   if (/^[+-]?\d+$/.test(t) && Math.abs(value) >= 100 && value % 25 === 0) return { value: value / 100, form: 'hundredths' };
   return { value: value === 0 ? 0 : value, form: 'points' };
-}
-
-/** A recorded result (`RE`) understood. */
-export type SgfResult =
-  | { readonly kind: 'win'; readonly winner: GoColor; readonly win: GoWin }
-  | { readonly kind: 'draw' }
-  /** `Void` (no result), `?` (unknown), or text that is none of the forms read here. */
-  | { readonly kind: 'none'; readonly reason: 'void' | 'unknown' | 'unrecognised' };
-
-/**
- * `RE` as FF[4] defines it, plus forms programs write: `B+R`/`B+Resign`, `W+T`/`W+Time`/`W+Time Over`,
- * `B+F`/`B+Forfeit`, `W+2.5` (a margin, text after it ignored), `B+` (no margin), `W+Illegal`
- * (any other reason, kept as written), `0`/`Draw`/`Jigo`, `Void`, `?`, and GNU Go's NNGS
- * `White resigns.`/`Black resigns.` Letters are read in any case.
- */
-export function parseResult(text: string): SgfResult {
-  const t = text.trim();
-  if (/^(0|draw|jigo)$/i.test(t)) return { kind: 'draw' };
-  if (/^void$/i.test(t)) return { kind: 'none', reason: 'void' };
-  if (t === '?') return { kind: 'none', reason: 'unknown' };
-  const resigns = /^(black|white) resigns\b/i.exec(t);
-  if (resigns) return { kind: 'win', winner: resigns[1].toLowerCase() === 'black' ? 'white' : 'black', win: { how: 'resignation' } };
-  const won = /^([BW])\s*\+\s*(.*)$/is.exec(t);
-  if (!won) return { kind: 'none', reason: 'unrecognised' };
-  const winner: GoColor = won[1].toUpperCase() === 'B' ? 'black' : 'white';
-  const rest = won[2].trim();
-  const margin = /^(\d+(?:\.\d+)?|\.\d+)(?![\d.])/.exec(rest);
-  if (margin) return { kind: 'win', winner, win: { how: 'score', margin: Number(margin[1]) } };
-  if (rest === '') return { kind: 'win', winner, win: { how: 'unknown' } };
-  if (/^r(esign(ation|ed)?)?$/i.test(rest)) return { kind: 'win', winner, win: { how: 'resignation' } };
-  if (/^t(ime)?(\s*over|out)?$/i.test(rest) || /^timeout$/i.test(rest)) return { kind: 'win', winner, win: { how: 'time' } };
-  if (/^f(orfeit)?$/i.test(rest)) return { kind: 'win', winner, win: { how: 'forfeit' } };
-  return { kind: 'win', winner, win: { how: 'other', reason: rest } };
 }
 
 /**

@@ -13,22 +13,33 @@ const WRITTEN_FIRST = ['FF', 'CA', 'GM'];
  */
 export function writeSgfGo(game: SgfGoGame): string {
   const tree: SgfGameTree = game.tree;
+  return writeSgfTree<SgfNode>(tree.root, (item) => item.children, (item) => (item === tree.root ? rootNode(item, game) : node(item, game.width)));
+}
+
+const OPEN = Symbol('(');
+const CLOSE = Symbol(')');
+
+/**
+ * Writes one game tree: each node's text (`;` and its properties), the first child continuing the
+ * sequence, every further child a variation in parentheses. Iterative: `(` / `)` markers and nodes
+ * on one stack, so deep trees need no recursion; a line break after every 16 nodes.
+ */
+export function writeSgfTree<N>(root: N, children: (node: N) => readonly N[], text: (node: N) => string): string {
   const out: string[] = ['('];
-  // Iterative: "(" / ")" markers and nodes on one stack, so deep trees need no recursion.
-  const stack: (SgfNode | '(' | ')')[] = [tree.root];
+  const stack: (N | typeof OPEN | typeof CLOSE)[] = [root];
   let nodes = 0;
   while (stack.length > 0) {
     const item = stack.pop()!;
-    if (item === '(' || item === ')') {
-      out.push(item);
+    if (item === OPEN || item === CLOSE) {
+      out.push(item === OPEN ? '(' : ')');
       continue;
     }
-    out.push(item === tree.root ? rootNode(item, game) : node(item, game.width));
-    const children = item.children;
-    if (children.length === 1) {
-      stack.push(children[0]);
+    out.push(text(item as N));
+    const next = children(item as N);
+    if (next.length === 1) {
+      stack.push(next[0]);
     } else {
-      for (let i = children.length - 1; i >= 0; i--) stack.push(')', children[i], '(');
+      for (let i = next.length - 1; i >= 0; i--) stack.push(CLOSE, next[i], OPEN);
     }
     if (++nodes % 16 === 0) out.push('\n');
   }
@@ -36,8 +47,11 @@ export function writeSgfGo(game: SgfGoGame): string {
   return out.join('');
 }
 
+/** How every regenerated Go SGF starts its root node. */
+export const SGF_GO_ROOT = ';FF[4]CA[UTF-8]GM[1]';
+
 function rootNode(root: SgfNode, game: SgfGoGame): string {
-  const parts = [';FF[4]CA[UTF-8]GM[1]'];
+  const parts = [SGF_GO_ROOT];
   for (const property of root.properties) {
     if (WRITTEN_FIRST.includes(property.id)) continue;
     if (property.id === 'KM' && game.komi !== null) {

@@ -1,9 +1,11 @@
 import { FormatError } from '../errors.js';
 import { ReadLimits, checkBoard, checkLineLengths, pliesExceeded } from '../limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
+import { asDotsGame } from '../dots-analysis/index.js';
 import { decodeUtf8, isUtf8, locate } from '../text.js';
 import { analyse } from './analysis.js';
 import { CodeToken, firstDotPast, parseGameCode } from './code-parser.js';
+import { interchangeToVk, vkToInterchange } from './interchange.js';
 import { LARGEST_CODED_SIDE } from './notation.js';
 import { replayGameCode, VkReplay } from './replay.js';
 import { looksLikeBareCode, looksLikeSaveFile, readSource, splitLines, VkSource } from './source.js';
@@ -71,6 +73,17 @@ export const vkDotsPlugin: FormatPlugin = {
       filename: 'game.regenerated.txt',
       content: Buffer.concat([hasBom ? UTF8_BOM : Buffer.alloc(0), Buffer.from(text, 'utf8')]),
     };
+  },
+
+  async toInterchange(file: UploadedFile, options: ReadOptions) {
+    const { source, tokens, replay } = replayUpload(file, options);
+    return vkToInterchange(source, tokens, replay);
+  },
+
+  async fromInterchange(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile> {
+    const format = options.format.version === VK_SAVE_FORMAT.version ? VK_SAVE_FORMAT : VK_CODE_FORMAT;
+    const { text } = interchangeToVk(asDotsGame(game, format), format, format === VK_SAVE_FORMAT);
+    return { publisher: PUBLISHER, version: format.version, mediaType: 'text/plain; charset=utf-8', filename: 'game.txt', content: Buffer.from(text, 'utf8') };
   },
 };
 

@@ -1,5 +1,5 @@
 import { PickType } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 export class UploadGameQuery {
   /** `publisher/version` of the file's format, to skip detection (e.g. `GoFans/2.1`). */
@@ -16,3 +16,10 @@ export class UploadGameQuery {
 
 /** Re-indexing takes the same `format` as an upload. */
 export class ReindexGameQuery extends PickType(UploadGameQuery, ['format'] as const) {}
+
+export class ExportGameQuery {
+  /** `publisher/version` to write the game in: a format of its family (see GET /formats), e.g. `SGF/FF4-Go`. */
+  @IsDefined({ message: 'format is required: the publisher/version to write the game in' })
+  @Matches(/^[^/]+\/[^/]+$/, { message: 'format must be publisher/version' })
+  format: string;
+}

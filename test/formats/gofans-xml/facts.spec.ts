@@ -16,12 +16,13 @@ const withFields = (fields: string): string => example('2.2').replace('<event>Ve
 describe('GoFans facts', () => {
   // Read by hand from the examples: <boardSize>9</boardSize>, <event>Vereinsabend</event>, no date, no rules.
   it.each(['1.1', '1.2', '2.1', '2.2'])('example %s: 9x9, event Vereinsabend, nothing else', async (version) => {
-    expect(await facts(example(version))).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: null, event: 'Vereinsabend', rules: null });
+    // Every example has Anna at points="-1": she resigned, and no margin is recorded.
+    expect(await facts(example(version))).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: null, event: 'Vereinsabend', rules: null, ending: 'resignation', margin: null });
   });
 
   it('reads date and rules from the free Header elements', async () => {
     const xml = withFields('<event>  Kreis\n  Pokal </event><date>2024-02-29</date><rules>Japanese</rules>');
-    expect(await facts(xml)).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: '2024-02-29', event: 'Kreis Pokal', rules: 'Japanese' });
+    expect(await facts(xml)).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: '2024-02-29', event: 'Kreis Pokal', rules: 'Japanese', ending: 'resignation', margin: null });
   });
 
   it('without <boardSize> the board is the format default 19x19', async () => {

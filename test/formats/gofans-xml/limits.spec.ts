@@ -5,7 +5,7 @@ import { GOFANS_SCHEMAS } from '../../../src/formats/gofans-xml/schemas.js';
 import { validateWithSchema } from '../../../src/formats/gofans-xml/validation.js';
 import { DEFAULT_LIMITS, ReadLimits } from '../../../src/formats/limits.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
-import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../support/go/gofans-writer.js';
+import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../../src/formats/gofans-xml/writer.js';
 import { limitOptions, refusal } from '../../support/limits.js';
 
 const withLimits = limitOptions;

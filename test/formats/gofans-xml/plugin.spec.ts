@@ -3,7 +3,7 @@ import { FormatError } from '../../../src/formats/errors.js';
 import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
 import { STANDARD_SCHEMA } from '../../../src/formats/gofans-xml/schemas.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
-import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../support/go/gofans-writer.js';
+import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../../src/formats/gofans-xml/writer.js';
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const EXAMPLES = new URL('../../fixtures/gofans-examples/', import.meta.url);

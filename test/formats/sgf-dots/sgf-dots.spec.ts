@@ -61,7 +61,7 @@ describe('SGF GM[40] plugin: hand-derived games', () => {
     ]);
     expect(analysis.moveCount).toBe(7);
     expect(analysis.replay[6]).toMatchObject({ ply: 7, player: 0, move: 'cd', captured: ['cc'], score: [1, 0] });
-    expect(analysis.facts).toEqual({ boardWidth: 5, boardHeight: 5, datePlayed: '2020-05-04', event: 'Club night', rules: 'russian' });
+    expect(analysis.facts).toEqual({ boardWidth: 5, boardHeight: 5, datePlayed: '2020-05-04', event: 'Club night', rules: 'russian', ending: 'score', margin: 1 }); // RE[B+1]: counted, by one dot
     expect(analysis.result).toBe('black wins by 1');
   });
 

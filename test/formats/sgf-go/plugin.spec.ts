@@ -25,7 +25,8 @@ describe('SGF Go: real files checked by hand', () => {
     expect(JSON.stringify(a)).not.toMatch(/black wins/);
     expect(a.moveCount).toBe(242);
     expect(a.details).toMatchObject({ komi: 6.5, komiText: '6.5', passes: 4, round: '4', place: 'Turin, Italy', variations: 0, resultText: 'W+' });
-    expect(a.facts).toEqual({ boardWidth: 19, boardHeight: 19, datePlayed: '2006-05-29', event: '11th Computer Olympiad', rules: 'Chinese' });
+    // RE[W+]: a win with neither a margin nor a reason.
+    expect(a.facts).toEqual({ boardWidth: 19, boardHeight: 19, datePlayed: '2006-05-29', event: '11th Computer Olympiad', rules: 'Chinese', ending: 'unknown', margin: null });
     expect(a.verdict).toEqual({ legal: true, consistent: true, problems: [] });
   });
 

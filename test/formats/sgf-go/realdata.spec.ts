@@ -5,6 +5,7 @@ import type { GameRecord } from '../../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
 import { filesUnder } from '../../support/files.js';
+import { SabakiNode, expectedOutcomes, firstValue, sabakiRoot } from '../../support/go/sabaki-sgf.js';
 
 /*
  * Every real Go SGF file: GNU Go's regression games (the project's copies in test/fixtures/realdata)
@@ -12,43 +13,22 @@ import { filesUnder } from '../../support/files.js';
  * @sabaki/sgf for the tree and properties, @sabaki/go-board for every capture and its legality.
  */
 const require = createRequire(import.meta.url);
-const sabaki = require('@sabaki/sgf') as { parse(text: string): SabakiNode[] };
 const GoBoard = require('@sabaki/go-board') as typeof import('@sabaki/go-board').default;
-interface SabakiNode {
-  data: Record<string, string[]>;
-  children: SabakiNode[];
-}
-
 const gnugo = filesUnder('test/fixtures/realdata/go/gnugo_regression_games', '.sgf');
 const fox = filesUnder('/work/shared/realdata/go/fox-deepzengo', '.sgf');
 /** A file's path below its corpus folder, for messages. */
 const shown = (path: string) => path.replace(/^.*realdata\/go\//, '');
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 
-/** What the test reads itself: the text as UTF-8 when it is valid UTF-8, else Latin-1; the main line by @sabaki/sgf. */
+/** What the test reads itself: the root and the main line by @sabaki/sgf. */
 function independent(bytes: Buffer) {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    text = bytes.toString('latin1');
-  }
-  const root = sabaki.parse(text.slice(text.search(/\(\s*;/)))[0];
+  const root = sabakiRoot(bytes);
   const line: SabakiNode[] = [root];
   while (line[line.length - 1].children.length > 0) line.push(line[line.length - 1].children[0]);
   return { root: root.data, line };
 }
 
-const first = (data: Record<string, string[]>, id: string) => data[id]?.[0]?.replace(/\s+/g, ' ').trim() || null;
-
-/** The winner RE names, read plainly: `B+…`/`W+…`, NNGS' "White resigns.", 0/Draw. */
-function expectedOutcomes(re: string | null): string[] {
-  const t = (re ?? '').trim();
-  if (/^B\+/i.test(t) || /^White resigns/i.test(t)) return ['won', 'lost'];
-  if (/^W\+/i.test(t) || /^Black resigns/i.test(t)) return ['lost', 'won'];
-  if (/^(0|Draw|Jigo)$/i.test(t)) return ['drawn', 'drawn'];
-  return ['unfinished', 'unfinished'];
-}
+const first = firstValue;
 
 describe('real Go SGF files', () => {
   const records = new Map<string, GameRecord>();

@@ -2,11 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cell, DotsGame } from '../../../src/rules/dots/index.js';
 import { vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
-import { CorpusGame, loadDotsSgfCorpus } from '../../support/dots/corpus.js';
+import { CorpusGame, loadDotsSgfCorpus, vkCodeOf } from '../../support/dots/corpus.js';
 import { parseDotsSgf } from '../../support/dots/dots-sgf.js';
 import { parsePointsXt } from '../../support/dots/pointsxt.js';
 import { replaySgf } from '../../support/dots/replay-sgf.js';
-import { sgfToVkCode } from '../../support/dots/sgf-to-vk.js';
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
 const corpus = loadDotsSgfCorpus();
@@ -16,50 +15,27 @@ const key = ([row, col]: readonly [number, number]): string => `${row},${col}`;
 const cellKey = (c: Cell): string => `${c.row},${c.col}`;
 
 describe('the SGF corpus and its conversion to VK game codes', () => {
-  it('reads all 66 SGF games', () => {
+  it('reads all 67 SGF games', () => {
     // 65 kropla games + 1 oppai-rs game + 1 playdots.ru game among the PointsXT files.
     expect(corpus).toHaveLength(67);
   });
 
-  it('converts every game that fits a VK code, and says why the others do not', () => {
-    const refused = corpus
-      .map(({ name, game }) => ({ name, conversion: sgfToVkCode(game) }))
-      .filter(({ conversion }) => !conversion.ok)
-      .map(({ name, conversion }) => [name, conversion.ok ? '' : conversion.reason]);
-    expect(refused).toEqual([
-      // playdots.ru and zagram's 39x32 classic fields are beyond the 35 a base-36 digit reaches
-      ['KvanTTT-Dots-Game-AI/DotsGame.Formtas.Tests_FullSgfWithStop.sgf', 'field 39x32 is larger than a VK code can address (35)'],
-      // the file ends ;W[fn];W[nn]: White moves twice
-      ['bartek-d-kropla/2YSc8Jx0D.sgf', 'not alternating at move 173 (W moves twice)'],
-      // the file is "(;)"
-      ['bartek-d-kropla/trivial.sgf', 'no field size (SZ)'],
-      ['oppai-rs/zagram352562.sgf', 'field 39x32 is larger than a VK code can address (35)'],
-    ]);
-  });
-
-  it('writes the cross start of a setup as the first four moves', () => {
-    const conversion = sgfToVkCode(byName('zagram312084.sgf').game);
-    // AB[oo][pp] AW[op][po], column letter first, o = 15th and p = 16th (1-based f and g):
-    // Black oo -> ff, White op -> gf, Black pp -> gg, White po -> fg; Black then moves first.
-    expect(conversion).toMatchObject({ ok: true, setupMoves: 4, redColour: 0 });
-    expect(conversion.ok && conversion.code.slice(0, 8)).toBe('ffgfggfg');
-  });
-
+  // Which games convert, and why the others do not: test/formats/dots-conversions.spec.ts.
   it('replays every converted code through the VK plugin, and its regenerated code is consistent and stable', async () => {
     let converted = 0;
     for (const { name, game } of corpus) {
-      const conversion = sgfToVkCode(game);
-      if (!conversion.ok) continue;
+      const code = await vkCodeOf(name);
+      if (code === null) continue;
       converted++;
-      const upload = { bytes: Buffer.from(conversion.code) };
+      const upload = { bytes: Buffer.from(code) };
       const record = await vkDotsPlugin.read(upload, options);
-      expect([name, record.analysis!.moveCount]).toEqual([name, game.moves.length + conversion.setupMoves]);
+      expect([name, record.analysis!.moveCount]).toEqual([name, game.moves.length + game.setup.length]);
       const regenerated = String((await vkDotsPlugin.regenerate(upload, options)).content);
       const again = await vkDotsPlugin.read({ bytes: Buffer.from(regenerated) }, options);
       expect([name, again.analysis!.verdict.consistent]).toEqual([name, true]);
       expect([name, String((await vkDotsPlugin.regenerate({ bytes: Buffer.from(regenerated) }, options)).content)]).toEqual([name, regenerated]);
     }
-    expect(converted).toBe(63);
+    expect(converted).toBe(57);
   });
 });
 

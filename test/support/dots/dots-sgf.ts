@@ -1,5 +1,5 @@
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
-import { letterIndex, parseSgf } from '../../../src/formats/sgf/index.js';
+import { parseSgf } from '../../../src/formats/sgf/index.js';
 import { mainLine } from '../../../src/formats/sgf-dots/game.js';
 import { readDotsGame } from '../../../src/formats/sgf-dots/reader.js';
 
@@ -28,13 +28,6 @@ export interface DotsSgfGame {
   readonly moves: readonly SgfMove[];
   /** Root properties as written (first value), e.g. `RU`, `AP`, `RE`. */
   readonly root: Readonly<Record<string, string>>;
-}
-
-/** `a`-`z` = 0-25, `A`-`Z` = 26-51 (the SGF syntax module's reading of a coordinate letter). */
-export function coordinate(char: string): number {
-  const value = letterIndex(char);
-  if (value < 0) throw new Error(`bad SGF Dots coordinate ${JSON.stringify(char)}`);
-  return value;
 }
 
 /**
