@@ -1,7 +1,7 @@
 import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
-import { FAMILIES } from '../formats/plugin.js';
-import type { Family } from '../formats/plugin.js';
+import { FAMILIES, GAME_ENDINGS } from '../formats/plugin.js';
+import type { Family, GameEnding } from '../formats/plugin.js';
 import { GAME_SORTS, sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameSort } from './game-view.js';
 
@@ -24,10 +24,14 @@ export interface SearchFilters {
   readonly event?: string;
   readonly playedFrom?: string;
   readonly playedTo?: string;
+  readonly ending?: GameEnding;
+  readonly marginMin?: number;
+  readonly marginMax?: number;
+  readonly rules?: string;
   readonly sort?: GameSort;
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'sort'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'sort'] as const;
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -35,6 +39,7 @@ const isText = (value: unknown) => typeof value === 'string' && value.length > 0
 const isInstant = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 const isDay = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
 const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+const isMargin = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /** What a cursor may hold for each filter (a cursor is client input like any other). */
 const VALID: Record<FilterKey, (value: unknown) => boolean> = {
@@ -55,6 +60,10 @@ const VALID: Record<FilterKey, (value: unknown) => boolean> = {
   event: isText,
   playedFrom: isDay,
   playedTo: isDay,
+  ending: (value) => (GAME_ENDINGS as readonly unknown[]).includes(value),
+  marginMin: isMargin,
+  marginMax: isMargin,
+  rules: isText,
   sort: (value) => (GAME_SORTS as readonly unknown[]).includes(value),
 };
 

@@ -1,3 +1,4 @@
+import type { GameEnding } from '../formats/plugin.js';
 import type { Family, GameFacts, JsonValue, PlayerEntry, Problem } from '../formats/plugin.js';
 import type { GameStatus } from './entities/game.entity.js';
 
@@ -89,6 +90,13 @@ export interface GameFilters {
   /** Played on or after / on or before this day (`YYYY-MM-DD`). */
   playedFrom?: string;
   playedTo?: string;
+  /** How the recorded result came about. */
+  ending?: GameEnding;
+  /** The winner's margin, at least / at most. */
+  marginMin?: number;
+  marginMax?: number;
+  /** The rules named, whole and case-insensitively. */
+  rules?: string;
   /** Keyset pagination: only games past this id (and, sorting by date played, this day) in the sort order. */
   pastId?: number;
   pastDate?: string;

@@ -55,14 +55,14 @@ export function toGameSummaryDto(view: GameView): GameSummaryDto {
     mediaType: view.mediaType,
     filename: view.filename,
     uploadedAt: view.uploadedAt.toISOString(),
-    players: view.players.map((player) => ({ ...player })),
+    players: view.players.map((player) => ({ ...player, rating: player.rating ?? null })),
     moveCount: view.analysis?.moveCount ?? null,
     result: view.analysis?.result ?? null,
     verdict: view.analysis
       ? { legal: view.analysis.legal, consistent: view.analysis.consistent, problems: view.analysis.problems }
       : null,
     details: view.analysis?.details ?? null,
-    facts: view.analysis?.facts ?? null,
+    facts: view.analysis ? { ...view.analysis.facts, ending: view.analysis.facts.ending ?? null, margin: view.analysis.facts.margin ?? null } : null,
   };
 }
 

@@ -32,7 +32,7 @@ const RAW_SOURCES = `LEFT JOIN game_files f ON f.game_id = g.id LEFT JOIN upload
 const SUMMARY_COLUMNS = `
   g.id, g.publisher, g.version, g.family, g.status, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size, g.media_type,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules`;
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin`;
 
 /** The upload time to the microsecond (a JavaScript date keeps milliseconds), for search cursors. */
 const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key`;
@@ -159,7 +159,7 @@ export class GamesRepository {
    * its upload time to the microsecond, which a cursor needs to continue a search by upload time.
    */
   async search(filters: GameFilters, limit: number): Promise<SearchHit[]> {
-    const { where, params } = whereClause(filters);
+    const { where, params } = whereClause(filters, limit);
     const param = (value: unknown): string => {
       params.push(value);
       return `$${params.length}`;
@@ -187,7 +187,7 @@ export class GamesRepository {
     const byGame = new Map<number, PlayerEntry[]>();
     if (ids.length === 0) return byGame;
     const rows = await this.dataSource.query(
-      `SELECT game_id, seat, name, external_id, color, declared_points, points, captures, outcome
+      `SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat`,
       [ids],
     );
@@ -199,6 +199,7 @@ export class GamesRepository {
         name: row.name,
         externalId: row.external_id,
         color: row.color,
+        rating: row.rating,
         declaredPoints: row.declared_points,
         points: row.points,
         captures: row.captures,
@@ -235,7 +236,15 @@ function toView(row: any, players: PlayerEntry[]): GameView {
             consistent: row.consistent,
             problems: row.problems,
             details: row.details,
-            facts: { boardWidth: row.board_width, boardHeight: row.board_height, datePlayed: row.date_played, event: row.event, rules: row.rules },
+            facts: {
+              boardWidth: row.board_width,
+              boardHeight: row.board_height,
+              datePlayed: row.date_played,
+              event: row.event,
+              rules: row.rules,
+              ending: row.ending,
+              margin: row.margin,
+            },
           },
   };
 }
@@ -255,8 +264,18 @@ function orderOf(filters: GameFilters): string {
   }
 }
 
-/** The WHERE conditions of a search (on `games g` joined with `game_analyses a`) and their parameters. */
-function whereClause(filters: GameFilters): { where: string[]; params: unknown[] } {
+/** Filters that narrow by the seats alone, nothing else: a page is then found among the seats. */
+function byOneNameOnly(filters: GameFilters): boolean {
+  const positional = new Set(['sort', 'pastId']);
+  const narrowing = Object.entries(filters).filter(([key, value]) => value !== undefined && !positional.has(key)).map(([key]) => key);
+  return narrowing.length === 1 && (narrowing[0] === 'player' || narrowing[0] === 'winner') && !sortsByDay(filters.sort);
+}
+
+/**
+ * The WHERE conditions of a search (on `games g` joined with `game_analyses a`) and their
+ * parameters; `pageSize` when they select one page (a search), not every match (re-indexing).
+ */
+function whereClause(filters: GameFilters, pageSize?: number): { where: string[]; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown): string => {
@@ -282,6 +301,10 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
     where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.external_id = ${param(filters.externalId)})`);
   }
   if (filters.filename !== undefined) where.push(`g.filename = ${param(filters.filename)}`);
+  if (filters.ending !== undefined) where.push(`a.ending = ${param(filters.ending)}`);
+  if (filters.marginMin !== undefined) where.push(`a.margin >= ${param(filters.marginMin)}`);
+  if (filters.marginMax !== undefined) where.push(`a.margin <= ${param(filters.marginMax)}`);
+  if (filters.rules !== undefined) where.push(`lower(a.rules) = lower(${param(filters.rules)})`);
   if (filters.movesMin !== undefined) where.push(`a.move_count >= ${param(filters.movesMin)}`);
   if (filters.movesMax !== undefined) where.push(`a.move_count <= ${param(filters.movesMax)}`);
   if (filters.publisher !== undefined) where.push(`g.publisher = ${param(filters.publisher)}`);
@@ -292,10 +315,16 @@ function whereClause(filters: GameFilters): { where: string[]; params: unknown[]
   if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
   if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
   const nameMatches = (part: string): string => nameKeyMatches('p.name_key', part, param);
-  if (filters.player !== undefined) where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE ${nameMatches(filters.player)})`);
-  if (filters.winner !== undefined) {
-    where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.outcome = 'won' AND ${nameMatches(filters.winner)})`);
-  }
+  const seats = (condition: string): string => {
+    if (pageSize === undefined || !byOneNameOnly(filters)) return `g.id IN (SELECT p.game_id FROM game_players p WHERE ${condition})`;
+    // Nothing else filters: the page is the newest (or oldest) games of the matching seats, found
+    // among the seats alone before any game row is read.
+    const order = filters.sort === 'uploaded' ? 'ASC' : 'DESC';
+    const past = filters.pastId === undefined ? '' : ` AND p.game_id ${order === 'ASC' ? '>' : '<'} ${param(filters.pastId)}`;
+    return `g.id IN (SELECT DISTINCT p.game_id FROM game_players p WHERE ${condition}${past} ORDER BY p.game_id ${order} LIMIT ${param(pageSize)})`;
+  };
+  if (filters.player !== undefined) where.push(seats(nameMatches(filters.player)));
+  if (filters.winner !== undefined) where.push(seats(`p.outcome = 'won' AND ${nameMatches(filters.winner)}`));
   return { where, params };
 }
 
@@ -353,17 +382,17 @@ function indexRowsFrom(game: string, first: number): string {
   const [a, problems, details, p] = [`$${first}::jsonb`, `$${first + 1}::json`, `$${first + 2}::json`, `$${first + 3}::jsonb`];
   return `analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
-                                    board_width, board_height, date_played, event, event_key, rules)
+                                    board_width, board_height, date_played, event, event_key, rules, ending, margin)
          SELECT id, a."moveCount", a.result, a.legal, a.consistent, ${problems}, ${details},
-                a."boardWidth", a."boardHeight", a."datePlayed", a.event, a."eventKey", a.rules
+                a."boardWidth", a."boardHeight", a."datePlayed", a.event, a."eventKey", a.rules, a.ending, a.margin
          FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean,
-              "boardWidth" int, "boardHeight" int, "datePlayed" date, event text, "eventKey" text, rules text)
+              "boardWidth" int, "boardHeight" int, "datePlayed" date, event text, "eventKey" text, rules text, ending text, margin double precision)
          WHERE ${a} IS NOT NULL
        ), players AS (
-         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome)
-         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome
+         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome, rating)
+         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
          FROM ${game}, jsonb_to_recordset(${p}) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
-              "declaredPoints" double precision, points double precision, captures int, outcome text)
+              "declaredPoints" double precision, points double precision, captures int, outcome text, rating text)
        ), names AS (
          INSERT INTO player_names (name_key)
          SELECT DISTINCT p."nameKey" FROM jsonb_to_recordset(${p}) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL

@@ -67,3 +67,10 @@ async function createTestDatabase(options: DatabaseOptions): Promise<ScratchData
 export async function post(archive: TestArchive, path: string, body: BodyInit | Buffer, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${archive.baseUrl}${path}`, { method: 'POST', body: Buffer.isBuffer(body) ? new Uint8Array(body) : body, headers });
 }
+
+/** The ids of a search's first page, in the order served. */
+export async function foundIds(archive: TestArchive, query: string): Promise<number[]> {
+  const response = await fetch(`${archive.baseUrl}/games?${query}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { items: { id: number }[] }).items.map((game) => game.id);
+}

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { foundIds, post, startArchive, TestArchive } from './archive-harness.js';
 
 /**
  * Searching by the facts players know a game by: board size, event, the day played, and the order
@@ -33,15 +33,12 @@ describe('search by board size, event and the day played', () => {
     await archive.close();
   });
 
-  const found = async (query: string): Promise<number[]> => {
-    const response = await fetch(`${archive.baseUrl}/games?${query}`);
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { items: { id: number }[] }).items.map((game) => game.id);
-  };
+  const found = (query: string) => foundIds(archive, query);
 
   it('gives each game its facts', async () => {
     const game = await (await fetch(`${archive.baseUrl}/games/${ids.march}`)).json();
-    expect(game.facts).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: '2024-03-01', event: 'Vereinsabend', rules: null });
+    // Anna's points="-1" records her resignation: no margin.
+    expect(game.facts).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: '2024-03-01', event: 'Vereinsabend', rules: null, ending: 'resignation', margin: null });
   });
 
   it('finds games by board size, square or width x height', async () => {

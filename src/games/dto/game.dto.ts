@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { FAMILIES, PLAYER_OUTCOMES } from '../../formats/plugin.js';
+import { FAMILIES, GAME_ENDINGS, PLAYER_OUTCOMES } from '../../formats/plugin.js';
 import { VERDICT_PROBLEM_CODES } from '../../formats/verdict-codes.js';
 import type { VerdictProblemCode } from '../../formats/verdict-codes.js';
-import type { Family, JsonValue, PlayerOutcome } from '../../formats/plugin.js';
+import type { Family, GameEnding, JsonValue, PlayerOutcome } from '../../formats/plugin.js';
 
 export class PlayerDto {
   /** 0-based position of the player in the file. */
@@ -15,6 +15,8 @@ export class PlayerDto {
   externalId: string | null;
   @ApiProperty({ type: String, nullable: true })
   color: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The player's rating or rank as the file writes it (`5d`, `2100`), where it gives one." })
+  rating: string | null;
   /** Points as the file declares them (its cached value). */
   @ApiProperty({ type: Number, nullable: true })
   declaredPoints: number | null;
@@ -67,6 +69,16 @@ export class GameFactsDto {
   event: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The rules the file names, as written.' })
   rules: string | null;
+  @ApiProperty({
+    enum: GAME_ENDINGS,
+    enumName: 'GameEnding',
+    nullable: true,
+    description:
+      'How the recorded result came about: counted (`score`), `resignation`, `time`, `forfeit`, a `draw`, or a win the file gives no reason for (`unknown`); null without a recorded result, where the format cannot say, or for games indexed before this was kept (re-index them).',
+  })
+  ending: GameEnding | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The winner's margin in points where the recorded result gives one; 0 for a counted draw." })
+  margin: number | null;
 }
 
 /** A game as listed by search: everything but the Header and Body texts. */

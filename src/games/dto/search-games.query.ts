@@ -1,11 +1,11 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
 import { GAME_SORTS } from '../game-view.js';
 import type { GameSort } from '../game-view.js';
-import { FAMILIES } from '../../formats/plugin.js';
-import type { Family } from '../../formats/plugin.js';
+import { FAMILIES, GAME_ENDINGS } from '../../formats/plugin.js';
+import type { Family, GameEnding } from '../../formats/plugin.js';
 
 export class SearchGamesQuery {
   /**
@@ -107,6 +107,35 @@ export class SearchGamesQuery {
   @MinLength(1)
   @MaxLength(200)
   event?: string;
+
+  /** How the recorded result came about: `score`, `resignation`, `time`, `forfeit`, `draw` or `unknown`. */
+  @ApiPropertyOptional({ enum: GAME_ENDINGS, enumName: 'GameEnding' })
+  @IsOptional()
+  @IsIn(GAME_ENDINGS)
+  ending?: GameEnding;
+
+  /** The winner's margin in points (where the result gives one) is at least this. */
+  @ApiPropertyOptional({ type: Number, minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  marginMin?: number;
+
+  /** The winner's margin in points is at most this. */
+  @ApiPropertyOptional({ type: Number, minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  marginMax?: number;
+
+  /** The rules the file names (`Japanese`, `Chinese`…), whole, case-insensitively. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  rules?: string;
 
   /** Played on or after this day (`YYYY-MM-DD`). */
   @ApiPropertyOptional({ type: String, format: 'date' })
