@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { run as archive } from './archive.js';
 import { run as checkers } from './checkers.js';
 import { run as dots } from './dots.js';
+import { run as exportGames } from './export.js';
 import { run as go } from './go.js';
 import { run as interchange } from './interchange.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   checkers,
   'peg-solitaire': pegSolitaire,
   archive,
+  export: exportGames,
   interchange,
   rss,
   search,

@@ -11,6 +11,8 @@ export const PROBLEM_CODES = [
   'request.invalid',
   /** A game id that is not decimal digits within a positive 64-bit integer. */
   'request.bad_id',
+  /** The Accept header names no representation the route can write (406). */
+  'request.not_acceptable',
   /** A NUL or other control character in a text parameter. */
   'request.control_character',
   /** The request's headers are larger than the server accepts. */
@@ -72,6 +74,8 @@ export function codeForStatus(status: number): ProblemCode {
       return 'auth.required';
     case 404:
       return 'resource.not_found';
+    case 406:
+      return 'request.not_acceptable';
     case 408:
       return 'request.timeout';
     case 413:

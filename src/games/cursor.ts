@@ -28,10 +28,11 @@ export interface SearchFilters {
   readonly marginMin?: number;
   readonly marginMax?: number;
   readonly rules?: string;
+  readonly rating?: string;
   readonly sort?: GameSort;
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'sort'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'rating', 'sort'] as const;
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -64,6 +65,7 @@ const VALID: Record<FilterKey, (value: unknown) => boolean> = {
   marginMin: isMargin,
   marginMax: isMargin,
   rules: isText,
+  rating: isText,
   sort: (value) => (GAME_SORTS as readonly unknown[]).includes(value),
 };
 

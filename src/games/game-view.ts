@@ -97,6 +97,8 @@ export interface GameFilters {
   marginMax?: number;
   /** The rules named, whole and case-insensitively. */
   rules?: string;
+  /** A player's rating as written, whole and case-insensitively. */
+  rating?: string;
   /** Keyset pagination: only games past this id (and, sorting by date played, this day) in the sort order. */
   pastId?: number;
   pastDate?: string;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ReadResult } from '../formats/format-reader.js';
-import type { PlayerEntry, UploadedFile } from '../formats/plugin.js';
+import type { Family, PlayerEntry, UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { sortsByDay, walksUploadTime } from './game-view.js';
@@ -19,6 +19,24 @@ export interface NewGame {
   readonly inUpload?: { readonly uploadId: number; readonly start: number; readonly end: number };
 }
 
+/** A stored file as a bulk export writes it: its bytes, with what its manifest entry lists. */
+export interface ExportedFile extends RawGame {
+  readonly id: number;
+  readonly family: Family | null;
+  readonly uploadedAt: Date;
+  readonly players: PlayerEntry[];
+}
+
+/** A game's place in a search's order: its id and size, and the keys a cursor carries. */
+export interface ExportKey {
+  readonly id: number;
+  readonly size: number;
+  /** The day played (`YYYY-MM-DD`), null when the file gives none. */
+  readonly day: string | null;
+  /** The upload time to the microsecond. */
+  readonly uploadedKey: string;
+}
+
 /** Runs one statement: the pool's, or a transaction's. */
 export type Query = (sql: string, params?: unknown[]) => Promise<any>;
 
@@ -33,6 +51,9 @@ const SUMMARY_COLUMNS = `
   g.id, g.publisher, g.version, g.family, g.status, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size, g.media_type,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin`;
+
+/** A game's bytes and what serving them needs. */
+const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.media_type, g.filename, g.publisher, g.version, g.status`;
 
 /** The upload time to the microsecond (a JavaScript date keeps milliseconds), for search cursors. */
 const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key`;
@@ -119,38 +140,66 @@ export class GamesRepository {
   }
 
   async findById(id: GameId): Promise<GameView | undefined> {
+    return (await this.viewsOf([id]))[0];
+  }
+
+  /** Games with their Header and Body, as `GET /games/{id}` shows them; in no particular order, missing ids left out. */
+  async viewsOf(ids: readonly (GameId | number)[]): Promise<GameView[]> {
     // Header and Body are cut out of the stored bytes unless kept as text (see text-spans.ts).
     const rows = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS},
               coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
               coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw) r
-       WHERE g.id = $1`,
-      [id],
+       WHERE g.id = ANY($1::bigint[])`,
+      [ids],
     );
-    if (rows.length === 0) return undefined;
-    const key = Number(rows[0].id);
-    const players = await this.playersOf([key]);
-    return { ...toView(rows[0], players.get(key) ?? []), header: rows[0].header, body: rows[0].body };
+    const players = await this.playersOf(rows.map((row: { id: string }) => Number(row.id)));
+    return rows.map((row: Record<string, unknown>) => ({ ...toView(row, players.get(Number(row.id)) ?? []), header: row.header as string | null, body: row.body as string | null }));
   }
 
   async findRaw(id: GameId): Promise<RawGame | undefined> {
+    const rows = await this.dataSource.query(`SELECT ${RAW_COLUMNS} FROM games g ${RAW_SOURCES} WHERE g.id = $1`, [id]);
+    return rows.length === 0 ? undefined : toRaw(rows[0]);
+  }
+
+  /** Stored files with what an export lists beside them (family, upload time, players); in no particular order, missing ids left out. */
+  async filesOf(ids: readonly number[]): Promise<ExportedFile[]> {
     const rows = await this.dataSource.query(
-      `SELECT ${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.media_type, g.filename, g.publisher, g.version, g.status
-       FROM games g ${RAW_SOURCES} WHERE g.id = $1`,
-      [id],
+      `SELECT g.id, g.family, g.uploaded_at, ${RAW_COLUMNS} FROM games g ${RAW_SOURCES} WHERE g.id = ANY($1::bigint[])`,
+      [ids],
     );
-    if (rows.length === 0) return undefined;
-    const row = rows[0];
-    return {
-      raw: row.raw,
-      sha256: row.sha256,
-      mediaType: row.media_type,
-      filename: row.filename,
-      publisher: row.publisher,
-      version: row.version,
-      status: row.status,
-    };
+    const players = await this.playersOf(rows.map((row: { id: string }) => Number(row.id)));
+    return rows.map((row: Record<string, any>) => ({ ...toRaw(row), id: Number(row.id), family: row.family, uploadedAt: row.uploaded_at, players: players.get(Number(row.id)) ?? [] }));
+  }
+
+  /**
+   * Where the games matching a search lie, in its order: `limit` games from `offset` on, past the
+   * position in `filters.past*` (keyset pagination), each with its size and the keys a cursor needs.
+   */
+  async exportKeys(filters: GameFilters, limit: number, offset = 0): Promise<ExportKey[]> {
+    const { where, params } = whereClause(filters, offset + limit);
+    params.push(limit, offset);
+    const rows = await this.dataSource.query(
+      `SELECT g.id, g.size, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, ${UPLOADED_KEY}
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
+       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY ${orderOf(filters)}
+       LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return rows.map((row: { id: string; size: number; date_played: string | null; uploaded_key: string }) => ({
+      id: Number(row.id),
+      size: Number(row.size),
+      day: row.date_played,
+      uploadedKey: row.uploaded_key,
+    }));
+  }
+
+  /** The sizes of the games among `ids` that exist. */
+  async sizesOf(ids: readonly number[]): Promise<Map<number, number>> {
+    const rows: { id: string; size: number }[] = await this.dataSource.query(`SELECT id, size FROM games WHERE id = ANY($1::bigint[])`, [ids]);
+    return new Map(rows.map((row) => [Number(row.id), Number(row.size)]));
   }
 
   /**
@@ -209,6 +258,19 @@ export class GamesRepository {
     }
     return byGame;
   }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function toRaw(row: any): RawGame {
+  return {
+    raw: row.raw,
+    sha256: row.sha256,
+    mediaType: row.media_type,
+    filename: row.filename,
+    publisher: row.publisher,
+    version: row.version,
+    status: row.status,
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -305,6 +367,7 @@ function whereClause(filters: GameFilters, pageSize?: number): { where: string[]
   if (filters.marginMin !== undefined) where.push(`a.margin >= ${param(filters.marginMin)}`);
   if (filters.marginMax !== undefined) where.push(`a.margin <= ${param(filters.marginMax)}`);
   if (filters.rules !== undefined) where.push(`lower(a.rules) = lower(${param(filters.rules)})`);
+  if (filters.rating !== undefined) where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE lower(p.rating) = lower(${param(filters.rating)}))`);
   if (filters.movesMin !== undefined) where.push(`a.move_count >= ${param(filters.movesMin)}`);
   if (filters.movesMax !== undefined) where.push(`a.move_count <= ${param(filters.movesMax)}`);
   if (filters.publisher !== undefined) where.push(`g.publisher = ${param(filters.publisher)}`);

@@ -175,7 +175,7 @@ export class GamesService {
 }
 
 /** The repository's form of the search filters: instants as dates, the board size as width and height. */
-function gameFilters(filters: SearchFilters): GameFilters {
+export function gameFilters(filters: SearchFilters): GameFilters {
   const { uploadedFrom, uploadedTo, boardSize, ...rest } = filters;
   const [width, height] = boardSize === undefined ? [] : boardSize.split('x').map(Number);
   return {
@@ -188,7 +188,7 @@ function gameFilters(filters: SearchFilters): GameFilters {
 }
 
 /** A stored game's bytes as the plugins read them. */
-function storedFile(raw: RawGame): UploadedFile {
+export function storedFile(raw: RawGame): UploadedFile {
   return { bytes: raw.raw, mediaType: raw.mediaType, filename: raw.filename ?? undefined };
 }
 

@@ -19,10 +19,19 @@ export async function receiveUpload(request: Request, response: Response, maxByt
 }
 
 async function receiveRaw(request: Request, maxBytes: number, filename?: string): Promise<ReceivedFile> {
+  return {
+    bytes: await readBody(request, maxBytes, () => tooLarge(maxBytes)),
+    mediaType: request.headers['content-type'] ?? DEFAULT_MEDIA_TYPE,
+    filename: filename ?? filenameFromDisposition(request.headers['content-disposition']),
+  };
+}
+
+/** The raw request body, refused (`tooLong()` thrown) as soon as it passes `maxBytes`, without reading the rest. */
+export async function readBody(request: Request, maxBytes: number, tooLong: () => Error): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     request.resume();
-    throw tooLarge(maxBytes);
+    throw tooLong();
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -30,15 +39,11 @@ async function receiveRaw(request: Request, maxBytes: number, filename?: string)
     size += chunk.length;
     if (size > maxBytes) {
       request.resume();
-      throw tooLarge(maxBytes);
+      throw tooLong();
     }
     chunks.push(chunk);
   }
-  return {
-    bytes: Buffer.concat(chunks, size),
-    mediaType: request.headers['content-type'] ?? DEFAULT_MEDIA_TYPE,
-    filename: filename ?? filenameFromDisposition(request.headers['content-disposition']),
-  };
+  return Buffer.concat(chunks, size);
 }
 
 async function receiveMultipart(request: Request, response: Response, maxBytes: number): Promise<ReceivedFile> {

@@ -63,6 +63,8 @@ describe('search by result, margin, rules; players\' ratings', () => {
     expect(await found('rules=JAPANESE')).toEqual(newestFirst('japanese'));
     expect(await found('rules=Chinese')).toEqual(newestFirst('resigned'));
     expect(await found('rules=Japan')).toEqual([]);
+    expect(await found('rating=5D')).toEqual(newestFirst('japanese'));
+    expect(await found('rating=5')).toEqual([]);
     const first = await (await fetch(`${archive.baseUrl}/games?ending=resignation&limit=1`)).json();
     const second = await (await fetch(`${archive.baseUrl}/games?cursor=${first.next}`)).json();
     expect([...first.items, ...second.items].map((game: { id: number }) => game.id)).toEqual(newestFirst('resigned', 'dots'));

@@ -130,6 +130,13 @@ export class SearchGamesQuery {
   @Min(0)
   marginMax?: number;
 
+  /** A player's rating or rank as the file writes it (`5d`, `2100`), whole, case-insensitively. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  rating?: string;
+
   /** The rules the file names (`Japanese`, `Chinese`…), whole, case-insensitively. */
   @IsOptional()
   @IsString()
