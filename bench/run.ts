@@ -4,6 +4,7 @@ import { run as checkers } from './checkers.js';
 import { run as dots } from './dots.js';
 import { run as exportGames } from './export.js';
 import { run as go } from './go.js';
+import { run as imports } from './imports.js';
 import { run as interchange } from './interchange.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
 import { run as load } from './load.js';
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   'peg-solitaire': pegSolitaire,
   archive,
   export: exportGames,
+  imports,
   interchange,
   rss,
   search,

@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { FormatIndexModule } from './format-index/format-index.module.js';
 import { GamesModule } from './games/games.module.js';
 import { HealthController } from './health/health.controller.js';
+import { ImportsModule } from './imports/imports.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { UploadsModule } from './uploads/uploads.module.js';
 
@@ -22,7 +23,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, UploadsModule, PlayersModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, UploadsModule, ImportsModule, PlayersModule],
       controllers: [HealthController],
     };
   }

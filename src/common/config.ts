@@ -77,6 +77,22 @@ export class AppConfig {
   @IntSetting(10 * 1024 * 1024, 1)
   MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
+  /** Largest accepted bulk import (POST /imports: a zip, a tar, a multipart batch) in bytes, as sent. */
+  @IntSetting(1024 * 1024 * 1024, 1)
+  MAX_IMPORT_BYTES = 1024 * 1024 * 1024;
+
+  /** Most bytes the files of one import may hold once unpacked (all entries of a zip or tar together). */
+  @IntSetting(4 * 1024 * 1024 * 1024, 1)
+  MAX_IMPORT_EXPANDED_BYTES = 4 * 1024 * 1024 * 1024;
+
+  /** Most files (archive entries or multipart parts) one import may hold. */
+  @IntSetting(1_000_000, 1, 100_000_000)
+  MAX_IMPORT_ENTRIES = 1_000_000;
+
+  /** Archives within archives: 1 refuses an archive found inside an import (per entry); 2 unpacks it once, and so on. */
+  @IntSetting(1, 1, 4)
+  MAX_IMPORT_DEPTH = 1;
+
   /** Most games one uploaded file (an SGF collection, a PDN database) may hold. */
   @IntSetting(10_000, 1, 1_000_000)
   MAX_GAMES_PER_FILE = 10_000;

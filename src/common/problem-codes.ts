@@ -31,6 +31,22 @@ export const PROBLEM_CODES = [
   'upload.too_many_games',
   /** No kept upload has this id. */
   'upload.not_found',
+  /** The import is larger than MAX_IMPORT_BYTES. */
+  'import.too_large',
+  /** The archive's files would unpack to more than MAX_IMPORT_EXPANDED_BYTES. */
+  'import.expanded_too_large',
+  /** The import holds more files than MAX_IMPORT_ENTRIES. */
+  'import.too_many_entries',
+  /** The zip or tar cannot be read (damaged, truncated, or not what it claims to be). */
+  'import.malformed_archive',
+  /** An entry's path leaves the archive (`..`, an absolute path, a drive letter, a backslash). */
+  'import.unsafe_path',
+  /** An entry is a symbolic or hard link, a device or a FIFO: only regular files are imported. */
+  'import.not_a_file',
+  /** An archive inside the import, deeper than MAX_IMPORT_DEPTH allows. */
+  'import.nested_archive',
+  /** No import has this id. */
+  'import.not_found',
   /** The operation needs an API key and none was sent. */
   'auth.required',
   /** The API key sent is not valid. */

@@ -8,5 +8,6 @@ import { UploadsService } from './uploads.service.js';
   imports: [GamesModule],
   controllers: [UploadsController],
   providers: [UploadsService, UploadsRepository],
+  exports: [UploadsService],
 })
 export class UploadsModule {}

@@ -31,6 +31,15 @@ export type NewUploadGame =
   | { readonly start: number; readonly end: number; readonly game: Omit<NewGame, 'inUpload'> }
   | { readonly start: number; readonly end: number; readonly duplicateOf: number };
 
+/** A statement run inside the transaction that stores an upload. */
+export type TransactionQuery = (sql: string, params?: unknown[]) => Promise<unknown>;
+
+/**
+ * Work that must commit or roll back with an upload (e.g. a bulk import's record of the file): called
+ * inside its transaction once the file and its games are written, with what became of each game.
+ */
+export type WithinUpload = (query: TransactionQuery, uploadId: number, games: readonly { readonly outcome: UploadGameOutcome; readonly gameId: number }[]) => Promise<void>;
+
 export interface NewUpload {
   readonly bytes: Buffer;
   readonly sha256: string;
@@ -116,7 +125,7 @@ export class UploadsRepository {
    * bytes another game has (stored meanwhile, or earlier in the same file) becomes a duplicate of it.
    * Undefined when the same file was kept meanwhile (a racing upload): the caller reads that one.
    */
-  async insert(upload: NewUpload): Promise<number | undefined> {
+  async insert(upload: NewUpload, within?: WithinUpload): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const query = (sql: string, params?: unknown[]) => manager.query(sql, params);
       const kept: { id: string }[] = await query(
@@ -146,6 +155,7 @@ export class UploadsRepository {
          FROM unnest($2::int[], $3::int[], $4::text[], $5::bigint[]) WITH ORDINALITY AS e(start_offset, end_offset, outcome, game_id, position)`,
         [uploadId, entries.map((e) => e.start), entries.map((e) => e.end), entries.map((e) => e.outcome), entries.map((e) => e.gameId)],
       );
+      await within?.(query, uploadId, entries);
       return uploadId;
     });
   }

@@ -14,7 +14,7 @@ import type { UploadGameQuery } from '../games/dto/upload-game.query.js';
 import type { ReceivedFile } from '../games/upload-body.js';
 import type { UploadDto } from './dto/upload.dto.js';
 import { UploadsRepository } from './uploads.repository.js';
-import type { NewUploadGame, UploadView } from './uploads.repository.js';
+import type { NewUploadGame, UploadView, WithinUpload } from './uploads.repository.js';
 
 /**
  * Files kept whole with the games they hold: an SGF collection or a PDN database becomes one game
@@ -31,8 +31,11 @@ export class UploadsService {
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
-  /** 201 for a new file, 200 with the kept one for bytes seen before (nothing changes then). */
-  async upload(file: ReceivedFile, query: UploadGameQuery): Promise<{ upload: UploadDto; created: boolean }> {
+  /**
+   * 201 for a new file, 200 with the kept one for bytes seen before (nothing changes then).
+   * `within` runs in the transaction that stores a new file (not for a file kept before).
+   */
+  async upload(file: ReceivedFile, query: UploadGameQuery, within?: WithinUpload): Promise<{ upload: UploadDto; created: boolean }> {
     const filename = query.filename ?? file.filename ?? null;
     const control = filename === null ? undefined : controlCharacterIn(filename);
     if (control) throw new ProblemException(400, 'request.control_character', `the file name contains the control character ${control}`);
@@ -46,7 +49,7 @@ export class UploadsService {
     const games = await this.readAll(file, filename, found.slices, found.format);
     const format = formatOf(found.format, games);
     for (;;) {
-      const id = await this.uploads.insert({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...format, games });
+      const id = await this.uploads.insert({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...format, games }, within);
       const kept = id === undefined ? await this.existing(sha256) : await this.get(String(id));
       if (kept) return { upload: kept, created: id !== undefined };
     }
