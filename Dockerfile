@@ -6,7 +6,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # npm install, not npm ci: the lock has no entries for other platforms' optional native builds (DEVELOPERS.md).
 RUN npm install --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.cli.json nest-cli.json ./
+# The command-line tool's client is generated from the spec at build time.
+COPY openapi openapi
 COPY src src
 COPY migrations migrations
 COPY scripts scripts

@@ -5,11 +5,9 @@ import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { Readable } from 'node:stream';
-import * as tar from 'tar-stream';
 import type { DataSource } from 'typeorm';
-import * as yauzl from 'yauzl';
 import { GamesRepository } from '../../src/games/games.repository.js';
+import { manifestOf, untar, unzip } from '../support/archive-entries.js';
 import { post, startArchive, TestArchive } from './archive-harness.js';
 
 /**
@@ -34,59 +32,6 @@ interface Game {
   filename: string | null;
   players: { name: string | null }[];
 }
-
-interface Entry {
-  name: string;
-  bytes: Buffer;
-}
-
-async function unzip(bytes: Buffer): Promise<Entry[]> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file!))));
-  const entries: Entry[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, async (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream!) chunks.push(chunk as Buffer);
-        entries.push({ name: entry.fileName, bytes: Buffer.concat(chunks) });
-        zip.readEntry();
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
-
-async function untar(bytes: Buffer): Promise<Entry[]> {
-  const extract = tar.extract();
-  const entries: Entry[] = [];
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on('entry', (header, stream, next) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-      stream.on('end', () => {
-        entries.push({ name: header.name, bytes: Buffer.concat(chunks) });
-        next();
-      });
-    });
-    extract.on('finish', resolve);
-    extract.on('error', reject);
-  });
-  Readable.from([bytes]).pipe(extract);
-  await done;
-  return entries;
-}
-
-const manifestOf = (entries: Entry[]) =>
-  entries
-    .find((entry) => entry.name === 'manifest.ndjson')!
-    .bytes.toString('utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, any>);
 
 describe('bulk exports', () => {
   let archive: TestArchive;

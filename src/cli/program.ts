@@ -1,0 +1,154 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { connect, DEFAULT_URL } from './connection.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { EXPORT_FORMATS, runExport } from './export-command.js';
+import type { ExportFilters } from './export-command.js';
+import { runImport } from './import-command.js';
+import type { CliIo } from './progress.js';
+
+type FilterKind = 'text' | 'integer' | 'number' | 'boolean';
+
+/**
+ * The search filters of `GET /games` / `GET /games/export`, one option each: the query name in
+ * kebab case (`movesMin` is `--moves-min`; commander hands it back as `movesMin`). The `satisfies`
+ * keeps this list equal to the generated client's query type: a filter added to the API and not
+ * here (or the reverse) fails the type check.
+ */
+const FILTERS = {
+  player: ['text', "part of a player's name (3+ characters anywhere in a name, 1-2 whole names)"],
+  winner: ['text', 'part of the name of a player who won'],
+  externalId: ['text', "a player's id in the source system, exactly"],
+  family: ['text', 'go, dots, checkers, peg-solitaire…'],
+  publisher: ['text', 'the format publisher'],
+  version: ['text', 'the format version'],
+  status: ['text', 'indexed (read and replayed) or stored (kept verbatim only)'],
+  consistent: ['boolean', "true: the file's cached values agree with the replay; false: they do not"],
+  filename: ['text', 'the uploaded file name, exactly'],
+  uploadedFrom: ['text', 'uploaded at or after this instant (ISO 8601)'],
+  uploadedTo: ['text', 'uploaded before this instant (ISO 8601)'],
+  playedFrom: ['text', 'played on or after this day (YYYY-MM-DD)'],
+  playedTo: ['text', 'played on or before this day (YYYY-MM-DD)'],
+  movesMin: ['integer', 'at least this many plies in the main line'],
+  movesMax: ['integer', 'at most this many plies in the main line'],
+  boardSize: ['text', 'board size: 19, or WxH such as 39x32'],
+  event: ['text', 'the event, whole, case-insensitively'],
+  ending: ['text', 'score, resignation, time, forfeit, draw or unknown'],
+  marginMin: ['number', "the winner's margin in points is at least this"],
+  marginMax: ['number', "the winner's margin in points is at most this"],
+  rating: ['text', "a player's rating or rank as written (5d, 2100)"],
+  rules: ['text', 'the rules named (Japanese, Chinese…)'],
+  sort: ['text', '-uploaded (default), uploaded, played or -played'],
+} as const satisfies Record<keyof ExportFilters, readonly [FilterKind, string]>;
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+function integer(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('not a whole number');
+  return Number(value);
+}
+
+function positive(value: string): number {
+  const number = integer(value);
+  if (number < 1) throw new InvalidArgumentError('must be 1 or more');
+  return number;
+}
+
+function decimal(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number)) throw new InvalidArgumentError('not a number');
+  return number;
+}
+
+function boolean(value: string): boolean {
+  if (value !== 'true' && value !== 'false') throw new InvalidArgumentError('true or false');
+  return value === 'true';
+}
+
+const PARSERS: Record<FilterKind, ((value: string) => unknown) | undefined> = { text: undefined, integer, number: decimal, boolean };
+
+const EXIT_HELP = `
+Environment:
+  TABULA_URL       the archive's address when --url is not given (default ${DEFAULT_URL})
+  TABULA_API_KEY   the API key sent as Authorization: Bearer (imports need it when the archive sets API_KEYS)
+
+Exit status:
+  ${EXIT.ok}  done, nothing refused
+  ${EXIT.refused}  done, but the archive refused one or more files (listed in the summary)
+  ${EXIT.usage}  bad command line or input path
+  ${EXIT.server}  the archive answered with an error that stopped the command, or an import failed
+  ${EXIT.network}  the archive could not be reached`;
+
+/**
+ * Runs `tabula` with these arguments (without `node` and the script) and answers the exit status.
+ * Output goes through `io`, so tests run it in-process against an archive.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let status: number = EXIT.ok;
+  const program = new Command('tabula')
+    .description('Import game files into a Tabula archive and export games from it, over its HTTP API.')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
+    .showHelpAfterError('(add --help for usage)')
+    .option('--url <url>', 'the archive (env TABULA_URL)', io.env.TABULA_URL || DEFAULT_URL)
+    .option('-q, --quiet', 'no progress on stderr (the summary is still printed)')
+    .addHelpText('after', EXIT_HELP);
+
+  const connection = () => connect(program.opts<{ url: string }>().url, io.env.TABULA_API_KEY);
+  const quiet = () => program.opts<{ quiet?: boolean }>().quiet === true;
+
+  program
+    .command('import')
+    .description('Send files to the archive: folders are walked recursively; zip, tar and tar.gz files go in as one import each (POST /imports), every other file as an upload of its own (POST /uploads).')
+    .argument('<paths...>', 'files, folders, zip or tar files')
+    .option('-c, --concurrency <n>', 'plain files uploaded at once', positive, 4)
+    .option('--game-format <publisher/version>', 'the format of every plain file (skips detection), e.g. GoFans/2.1')
+    .addOption(new Option('--poll <ms>', 'milliseconds between looks at an import in progress').argParser(positive).default(500).hideHelp())
+    .addHelpText('after', '\nPrints a summary on stdout: files, games stored, duplicates (games the archive already had), refused files with their problem (code: detail).\nExits 1 when a file was refused.')
+    .action(async (paths: string[], options: { concurrency: number; gameFormat?: string; poll: number }) => {
+      status = await runImport(connection(), io, paths, { concurrency: options.concurrency, format: options.gameFormat, pollMs: options.poll, quiet: quiet() });
+    });
+
+  const exportCommand = program
+    .command('export')
+    .description('Write every game a search finds to one file (GET /games/export): NDJSON, zip or tar of the stored files, or one SGF or PDN collection (needs --family).')
+    .requiredOption('-o, --output <file>', 'the file to write; its extension names the format unless --format does')
+    .addOption(new Option('--format <format>', 'the form of the file').choices(EXPORT_FORMATS))
+    .option('--limit <n>', 'at most this many games in this run; the file then says where to go on (--resume)', positive)
+    .option('--cursor <cursor>', 'start after this cursor (the next of GET /games or of an export cut short)')
+    .option('--page-size <n>', 'games per request for NDJSON, SGF and PDN (each page is appended whole)', positive, 1000)
+    .option('--resume', 'the file exists: go on where it stopped (NDJSON: its last line {"next"}; SGF, PDN: <file>.next.json)')
+    .option('--force', 'the file exists: write it anew');
+  for (const [name, [kind, help]] of Object.entries(FILTERS) as [keyof ExportFilters, readonly [FilterKind, string]][]) {
+    const placeholder = kind === 'boolean' ? 'true|false' : kind === 'text' ? 'value' : 'n';
+    const option = new Option(`--${kebab(name)} <${placeholder}>`, `${help} (query ${name})`);
+    const parse = PARSERS[kind];
+    exportCommand.addOption(parse ? option.argParser(parse) : option);
+  }
+  exportCommand.addHelpText('after', '\nFilters given with --resume are not sent again: the cursor the file keeps carries them.').action(async (options: Record<string, unknown>) => {
+    const filters = Object.fromEntries(Object.keys(FILTERS).filter((name) => options[name] !== undefined).map((name) => [name, options[name]])) as ExportFilters;
+    status = await runExport(connection(), io, {
+      output: options.output as string,
+      format: options.format as string | undefined,
+      filters,
+      cursor: options.cursor as string | undefined,
+      limit: options.limit as number | undefined,
+      pageSize: options.pageSize as number,
+      resume: options.resume === true,
+      force: options.force === true,
+      quiet: quiet(),
+    });
+  });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return status;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof CliError) {
+      io.stderr.write(`tabula: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(`tabula: ${(error as Error).stack ?? String(error)}\n`);
+    return EXIT.server;
+  }
+}

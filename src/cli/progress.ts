@@ -1,0 +1,132 @@
+import cliProgress from 'cli-progress';
+
+/** Where the command writes: injected, so tests run the CLI in-process. */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** How a phase counts: files (a bar with ETA when the total is known) or bytes of a download. */
+export type Unit = 'files' | 'bytes';
+
+/**
+ * Progress on stderr: a cli-progress bar (count, rate, ETA) when stderr is a terminal, otherwise
+ * plain lines — one per `note`, and a count line at most every few seconds — that read well in a log.
+ */
+export interface Progress {
+  begin(label: string, unit: Unit, total?: number): void;
+  /** `extra`: what else the phase has counted so far (games), shown beside the count. */
+  update(done: number, total?: number, extra?: string): void;
+  /** A line about one item (a file refused, an archive finished); only in plain mode, a bar shows counts. */
+  note(text: string): void;
+  end(): void;
+}
+
+export function progressFor(io: CliIo, quiet: boolean): Progress {
+  if (quiet) return { begin() {}, update() {}, note() {}, end() {} };
+  return io.stderr.isTTY ? new BarProgress(io.stderr) : new LineProgress(io.stderr);
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+function amount(value: number, unit: Unit): string {
+  return unit === 'bytes' ? formatBytes(value) : `${value}`;
+}
+
+function rate(done: number, started: number, unit: Unit): string {
+  const seconds = (Date.now() - started) / 1000;
+  const perSecond = seconds > 0 ? done / seconds : 0;
+  return unit === 'bytes' ? `${formatBytes(perSecond)}/s` : `${perSecond.toFixed(1)} files/s`;
+}
+
+class BarProgress implements Progress {
+  private bar?: cliProgress.SingleBar;
+  private unit: Unit = 'files';
+  private started = 0;
+  private total?: number;
+
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  begin(label: string, unit: Unit, total?: number): void {
+    this.end();
+    this.unit = unit;
+    this.total = total;
+    this.started = Date.now();
+    const counted = unit === 'files' && total !== undefined ? '{bar} {percentage}% | {value}/{total} files | {rate} | ETA {eta_formatted}' : '{amount} | {rate}';
+    this.bar = new cliProgress.SingleBar(
+      { format: `${label} ${counted}{extra}`, stream: this.stream, hideCursor: true, etaBuffer: 50, fps: 5, noTTYOutput: false },
+      cliProgress.Presets.shades_classic,
+    );
+    this.bar.start(total ?? 0, 0, { amount: amount(0, unit), rate: rate(0, this.started, unit), extra: '' });
+  }
+
+  update(done: number, total?: number, extra?: string): void {
+    if (!this.bar) return;
+    if (total !== undefined && total !== this.total) {
+      this.total = total;
+      this.bar.setTotal(total);
+    }
+    this.bar.update(done, { amount: amount(done, this.unit), rate: rate(done, this.started, this.unit), extra: extra ? ` | ${extra}` : '' });
+  }
+
+  note(): void {}
+
+  end(): void {
+    this.bar?.stop();
+    this.bar = undefined;
+  }
+}
+
+/** Seconds between count lines in plain mode. */
+const LINE_EVERY_MS = 5000;
+
+class LineProgress implements Progress {
+  private label = '';
+  private unit: Unit = 'files';
+  private started = 0;
+  private lastLine = 0;
+  private last?: { done: number; total?: number; extra?: string };
+
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  begin(label: string, unit: Unit, total?: number): void {
+    this.end();
+    this.label = label;
+    this.unit = unit;
+    this.started = Date.now();
+    this.lastLine = this.started;
+    this.last = { done: 0, total };
+  }
+
+  update(done: number, total?: number, extra?: string): void {
+    this.last = { done, total: total ?? this.last?.total, extra };
+    if (Date.now() - this.lastLine >= LINE_EVERY_MS) this.print();
+  }
+
+  note(text: string): void {
+    this.stream.write(`${text}\n`);
+  }
+
+  end(): void {
+    if (this.last && this.last.done > 0) this.print();
+    this.last = undefined;
+  }
+
+  private print(): void {
+    if (!this.last) return;
+    this.lastLine = Date.now();
+    const { done, total, extra } = this.last;
+    const count = this.unit === 'files' ? `${done}${total !== undefined ? `/${total}` : ''} files` : amount(done, this.unit);
+    this.stream.write(`${this.label}: ${count}, ${rate(done, this.started, this.unit)}${extra ? `, ${extra}` : ''}\n`);
+  }
+}

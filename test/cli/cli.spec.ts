@@ -1,0 +1,238 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ZipFile } from 'yazl';
+import { runCli } from '../../src/cli/program.js';
+import { manifestOf, unzip } from '../support/archive-entries.js';
+import { freePort } from '../support/free-port.js';
+import { startArchive } from '../e2e/archive-harness.js';
+import type { TestArchive } from '../e2e/archive-harness.js';
+
+/**
+ * The `tabula` command run in-process (its main function, stdout and stderr captured) against a
+ * running archive. Expected numbers come from the files themselves: SGF game trees counted by the
+ * SGF grammar (a collection is a sequence of `(`…`)` at the top level, brackets quote values), PDN
+ * games by their `[White "…"]` tags, the stored bytes by SHA-256 of the files on disk.
+ */
+const GNUGO = new URL('../fixtures/realdata/go/gnugo_regression_games/olympiad2006/9x9/', import.meta.url);
+const PDN = new URL('../fixtures/realdata/checkers/russian/ussr1947.pdn', import.meta.url);
+const SGF_NAMES = ['gnu-crazy.sgf', 'gnu-aya.sgf', 'neurogo-gnu.sgf'];
+
+/** The game trees at the top level of an SGF text, as [start, end) offsets. */
+function sgfGameTreeRanges(text: string): [number, number][] {
+  const ranges: [number, number][] = [];
+  let depth = 0;
+  let quoted = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at];
+    if (quoted) {
+      if (char === '\\') at += 1;
+      else if (char === ']') quoted = false;
+    } else if (char === '[') quoted = true;
+    else if (char === '(') {
+      if (depth === 0) ranges.push([at, at]);
+      depth += 1;
+    } else if (char === ')') {
+      depth -= 1;
+      if (depth === 0) ranges[ranges.length - 1][1] = at + 1;
+    }
+  }
+  return ranges;
+}
+const sgfGameTrees = (text: string) => sgfGameTreeRanges(text).length;
+
+const pdnGames = (text: string) => [...text.matchAll(/^\[White "[^"]*"\]/gm)].length;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+interface Run {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('tabula (command-line tool)', () => {
+  let archive: TestArchive;
+  let work: string;
+  let inputs: string;
+  const sgfBytes = SGF_NAMES.map((name) => readFileSync(new URL(name, GNUGO)));
+  const pdnText = readFileSync(PDN, 'utf8');
+  const goGames = sgfBytes.reduce((sum, bytes) => sum + sgfGameTrees(bytes.toString('latin1')), 0);
+  const checkersGames = pdnGames(pdnText);
+
+  async function tabula(...args: string[]): Promise<Run> {
+    let stdout = '';
+    let stderr = '';
+    const stderrStream = { write: (text: string) => ((stderr += text), true), isTTY: false } as unknown as NodeJS.WritableStream;
+    const status = await runCli(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: stderrStream, env: { TABULA_URL: archive.baseUrl } });
+    return { status, stdout, stderr };
+  }
+
+  const ndjsonLines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+
+  beforeAll(async () => {
+    archive = await startArchive();
+    work = mkdtempSync(join(tmpdir(), 'tabula-cli-'));
+    inputs = join(work, 'inputs');
+    mkdirSync(join(inputs, 'go', 'nine'), { recursive: true });
+    SGF_NAMES.forEach((name, index) => copyFileSync(new URL(name, GNUGO), join(inputs, 'go', index === 0 ? '' : 'nine', name)));
+    copyFileSync(PDN, join(inputs, 'ussr1947.pdn'));
+    // Bytes no format reads: NUL and high bytes, not text.
+    writeFileSync(join(inputs, 'junk.bin'), Buffer.from(Array.from({ length: 512 }, (_, index) => (index * 37) % 256)));
+    writeFileSync(join(inputs, '.hidden.sgf'), 'skipped: names starting with a dot are not sent');
+  });
+  afterAll(async () => {
+    await archive?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the derived counts are what the fixtures hold', () => {
+    expect(goGames).toBe(3);
+    expect(checkersGames).toBe(153);
+  });
+
+  it('imports a folder recursively: a summary of files, games, duplicates and the refused file with its problem; exit 1', async () => {
+    const run = await tabula('import', inputs);
+    expect(run.stdout).toContain('files: 5\n');
+    expect(run.stdout).toContain(`games stored: ${goGames + checkersGames}\n`);
+    expect(run.stdout).toContain('duplicates: 0\n');
+    expect(run.stdout).toContain('refused: 1\n');
+    expect(run.stdout).toMatch(new RegExp(`\\n  ${join(inputs, 'junk.bin').replace(/[.\\/]/g, '\\$&')}: [a-z_]+\\.[a-z_.]+: \\S.*\\n`));
+    expect(run.status).toBe(1);
+    // Plain lines on a stderr that is no terminal: one per file.
+    expect(run.stderr.match(/^\[\d\/5\] /gm)).toHaveLength(5);
+
+    const page = (await (await fetch(`${archive.baseUrl}/games?family=go&limit=100`)).json()) as { items: { filename: string }[] };
+    expect(page.items.map((game) => game.filename).sort()).toEqual([...SGF_NAMES].sort());
+  });
+
+  it('the same files again: every game a duplicate, nothing stored', async () => {
+    const run = await tabula('import', '--concurrency', '2', inputs);
+    expect(run.stdout).toContain(`games stored: 0\nduplicates: ${goGames + checkersGames}\nrefused: 1\n`);
+    expect(run.status).toBe(1);
+  });
+
+  it('exports a search to NDJSON page by page: every checkers game once, nothing else', async () => {
+    const out = join(work, 'checkers.ndjson');
+    const run = await tabula('export', '--family', 'checkers', '--page-size', '40', '-o', out);
+    expect(run.status).toBe(0);
+    const lines = ndjsonLines(out);
+    expect(lines).toHaveLength(checkersGames);
+    expect(lines.every((line) => line.family === 'checkers' && line.filename === 'ussr1947.pdn')).toBe(true);
+    expect(new Set(lines.map((line) => line.id)).size).toBe(checkersGames);
+    expect(existsSync(`${out}.next.json`)).toBe(false);
+    // Each game's players are its own tags' White and Black.
+    const tagged = [...pdnText.matchAll(/^\[(?:White|Black) "([^"]*)"\]/gm)].map((match) => match[1]).sort();
+    expect(lines.flatMap((line) => line.players.map((player: { name: string }) => player.name)).sort()).toEqual(tagged);
+  });
+
+  it('exports a zip of the stored files: the bytes on disk and a manifest', async () => {
+    const out = join(work, 'go.zip');
+    const run = await tabula('export', '--family', 'go', '-o', out);
+    expect(run.status).toBe(0);
+    const entries = await unzip(readFileSync(out));
+    const games = entries.filter((entry) => entry.name !== 'manifest.ndjson');
+    // A game's stored bytes are its range of the uploaded file: its game tree, from `(` to the matching `)`.
+    const trees = sgfBytes.map((bytes) => sgfGameTreeRanges(bytes.toString('latin1')).map(([start, end]) => bytes.subarray(start, end))).flat();
+    expect(games.map((entry) => sha256(entry.bytes)).sort()).toEqual(trees.map(sha256).sort());
+    expect(manifestOf(entries).map((line) => line.filename).sort()).toEqual([...SGF_NAMES].sort());
+    expect(existsSync(`${out}.part`)).toBe(false);
+  });
+
+  it('resumes an NDJSON export cut short by --limit from the {"next"} line it ends with', async () => {
+    const whole = ndjsonLines(join(work, 'checkers.ndjson')).map((line) => line.id);
+    const out = join(work, 'resumed.ndjson');
+    const first = await tabula('export', '--family', 'checkers', '--limit', '50', '--page-size', '20', '-o', out);
+    expect(first.status).toBe(0);
+    const cut = ndjsonLines(out);
+    expect(cut).toHaveLength(51);
+    expect(Object.keys(cut[50])).toEqual(['next']);
+    expect(cut.slice(0, 50).map((line) => line.id)).toEqual(whole.slice(0, 50));
+
+    expect((await tabula('export', '--family', 'checkers', '-o', out)).status).toBe(2); // exists, neither --resume nor --force
+    const second = await tabula('export', '--resume', '--page-size', '60', '-o', out);
+    expect(second.status).toBe(0);
+    expect(ndjsonLines(out).map((line) => line.id)).toEqual(whole);
+
+    const again = await tabula('export', '--resume', '-o', out);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain('nothing to resume');
+    expect(ndjsonLines(out).map((line) => line.id)).toEqual(whole);
+  });
+
+  it('resumes an SGF collection from the cursor kept beside it', async () => {
+    const out = join(work, 'go.sgf');
+    const first = await tabula('export', '--family', 'go', '--format', 'sgf', '--limit', '2', '--page-size', '1', '-o', out);
+    expect(first.status).toBe(0);
+    expect(sgfGameTrees(readFileSync(out, 'latin1'))).toBe(2);
+    expect(existsSync(`${out}.next.json`)).toBe(true);
+    const second = await tabula('export', '--resume', '-o', out);
+    expect(second.status).toBe(0);
+    expect(sgfGameTrees(readFileSync(out, 'latin1'))).toBe(goGames);
+    expect(existsSync(`${out}.next.json`)).toBe(false);
+  });
+
+  it('shows the archive\'s problem as code: detail (exit 3) and a failed connection clearly (exit 4)', async () => {
+    const noFamily = await tabula('export', '-o', join(work, 'all.pdn'));
+    expect(noFamily.status).toBe(3);
+    expect(noFamily.stderr).toMatch(/^tabula: GET \/games\/export: request\.invalid: .*family/m);
+    expect(existsSync(join(work, 'all.pdn'))).toBe(false);
+
+    const port = await freePort();
+    const down = await tabula('--url', `http://127.0.0.1:${port}`, 'export', '-o', join(work, 'down.ndjson'));
+    expect(down.status).toBe(4);
+    expect(down.stderr).toContain(`cannot reach the archive at http://127.0.0.1:${port}: `);
+    expect(down.stderr).toContain('ECONNREFUSED');
+  });
+
+  it('usage errors exit 2; --help exits 0', async () => {
+    expect((await tabula('import', join(work, 'no-such-folder'))).status).toBe(2);
+    expect((await tabula('export', '-o', join(work, 'games.txt'))).status).toBe(2);
+    expect((await tabula('export', '--moves-min', 'many', '-o', join(work, 'x.ndjson'))).status).toBe(2);
+    const help = await tabula('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Exit status:');
+  });
+});
+
+describe('tabula import of a zip (POST /imports)', () => {
+  let archive: TestArchive;
+  let work: string;
+
+  beforeAll(async () => {
+    archive = await startArchive();
+    work = mkdtempSync(join(tmpdir(), 'tabula-cli-zip-'));
+  });
+  afterAll(async () => {
+    await archive?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('sends the zip as one import, follows its progress and lists the refused entry; exit 1', async () => {
+    const zip = new ZipFile();
+    const sgfBytes = SGF_NAMES.map((name) => readFileSync(new URL(name, GNUGO)));
+    SGF_NAMES.forEach((name, index) => zip.addBuffer(sgfBytes[index], `go/${name}`));
+    zip.addBuffer(readFileSync(PDN), 'ussr1947.pdn');
+    zip.addBuffer(Buffer.from(Array.from({ length: 512 }, (_, index) => (index * 37) % 256)), 'junk.bin');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    const path = join(work, 'games.zip');
+    writeFileSync(path, Buffer.concat(chunks));
+
+    let stdout = '';
+    let stderr = '';
+    const status = await runCli(['import', path], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => ((stderr += text), true), isTTY: false } as unknown as NodeJS.WritableStream,
+      env: { TABULA_URL: archive.baseUrl },
+    });
+    const goGames = sgfBytes.reduce((sum, bytes) => sum + sgfGameTrees(bytes.toString('latin1')), 0);
+    expect(stdout).toContain('files: 5 (1 archive expanded)\n');
+    expect(stdout).toContain(`games stored: ${goGames + pdnGames(readFileSync(PDN, 'utf8'))}\n`);
+    expect(stdout).toContain('duplicates: 0\nrefused: 1\n');
+    expect(stdout).toMatch(/\n {2}\S*games\.zip!\/junk\.bin: [a-z_]+\.[a-z_.]+: \S.*\n/);
+    expect(status).toBe(1);
+    expect(stderr).toContain('games.zip: 5 files');
+  });
+});
