@@ -58,6 +58,7 @@ export interface ArchiveWriter {
 export function zipWriter(): ArchiveWriter {
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
+  output.on('error', () => undefined);
   zip.on('error', (error: Error) => output.destroy(error));
   return {
     output,
@@ -119,10 +120,14 @@ export class ManifestSpool {
   static async open(): Promise<ManifestSpool> {
     const folder = await mkdtemp(join(tmpdir(), 'tabula-export-'));
     const path = join(folder, 'manifest.ndjson');
-    return new ManifestSpool(folder, path, createWriteStream(path));
+    const out = createWriteStream(path);
+    // A write failing (or coming after an export broke off) rejects the line that made it; the stream itself needs a listener.
+    out.on('error', () => undefined);
+    return new ManifestSpool(folder, path, out);
   }
 
   async line(value: unknown, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
     if (!this.out.write(`${JSON.stringify(value)}\n`)) await once(this.out, 'drain', { signal });
   }
 

@@ -150,9 +150,11 @@ export class ExportService {
         await this.archive(kind, files(), options.next, response);
       }
     } catch (error) {
-      // A client that went away ends the export; nothing to answer or log.
+      // A client that went away ends the export; nothing to answer or log. Which error says so
+      // depends on which stream noticed first, so a response already gone counts as the client's going.
       const code = (error as { code?: string; name?: string })?.code;
-      if (code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error)?.name === 'AbortError') return;
+      const gone = response.destroyed || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ERR_STREAM_DESTROYED' || (error as Error)?.name === 'AbortError';
+      if (gone) return;
       throw error;
     }
   }
