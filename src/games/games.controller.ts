@@ -22,6 +22,7 @@ import type { RegeneratedFile } from '../formats/plugin.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
 import { GameDto, GamePageDto } from './dto/game.dto.js';
 import { ReplayDto } from './dto/replay.dto.js';
+import { BoardPictureQuery } from './dto/board-picture.query.js';
 import { SearchGamesQuery } from './dto/search-games.query.js';
 import { ExportGameQuery, ReindexGameQuery, UploadGameQuery } from './dto/upload-game.query.js';
 import { GameIdPipe } from './game-id.pipe.js';
@@ -193,6 +194,43 @@ export class GamesController {
   @ApiConflictResponse({ content: problem, description: 'The game is stored but not indexed.' })
   replay(@Param('id', GameIdPipe) id: GameId): Promise<ReplayDto> {
     return this.games.replay(id);
+  }
+
+  @Get(':id/board.svg')
+  @GameIdParam()
+  @ApiOperation({
+    operationId: 'drawBoard',
+    summary: 'The board after a ply, as an SVG picture',
+    description:
+      'Go: grid, star points, coordinates, stones, the last move and the captures so far. Dots: the field, dots in the ' +
+      "players' colours, closed surrounds, captured dots crossed, enclosed empty points shaded. Russian draughts: men, " +
+      'kings, the last move and the pieces it took. Peg solitaire: slots, stones, targets, the last jump. Self-contained ' +
+      'SVG whose `<title>` names the game and ply. PNG is not offered.',
+  })
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a picture the client has: 304 when it matches.' })
+  @ApiOkResponse({
+    description: 'The picture.',
+    content: { 'image/svg+xml': { schema: { type: 'string' } } },
+    headers: {
+      ETag: header('A strong tag of the game, the ply and the options.'),
+      'Cache-Control': header('`public, max-age=86400`.'),
+    },
+  })
+  @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag.', headers: { ETag: header('A strong tag of the game, the ply and the options.') } })
+  @ApiResponse({ status: 400, description: 'A bad id, a ply past the end of the game, or a bad size, coordinates or orientation.', content: problem })
+  @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
+  @ApiConflictResponse({ content: problem, description: 'The game is stored but not indexed.' })
+  async boardPicture(
+    @Param('id', GameIdPipe) id: GameId,
+    @Query() query: BoardPictureQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
+    const { etag, svg } = await this.games.boardPicture(id, query, ifNoneMatch);
+    response.setHeader('ETag', etag);
+    response.setHeader('Cache-Control', 'public, max-age=86400');
+    if (svg === null) response.status(304).end();
+    else response.setHeader('Content-Type', 'image/svg+xml; charset=utf-8').status(200).end(svg);
   }
 
   @Post(':id/reindex')

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { ProblemException } from '../common/problem-codes.js';
+import { matchesEtag } from '../common/conditional-requests.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
@@ -14,6 +15,8 @@ import type { GameDto, GamePageDto } from './dto/game.dto.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
 import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
+import type { BoardPictureQuery } from './dto/board-picture.query.js';
+import { DEFAULT_SIZE, RENDER_VERSION, renderBoard } from '../render/index.js';
 import type { SearchGamesQuery } from './dto/search-games.query.js';
 import type { UploadGameQuery } from './dto/upload-game.query.js';
 import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
@@ -112,6 +115,40 @@ export class GamesService {
     if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
       throw notIndexed(`game ${id} is stored but not indexed: it has no replay`);
     }
+    const { record } = await this.replayed(id, raw);
+    const plies = record.analysis!.replay;
+    return { gameId: Number(id), plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })) };
+  }
+
+  /**
+   * The board after a ply as SVG, drawn from a replay made on request (as {@link replay} does). The
+   * ETag names the bytes, the plugin that read them, the drawing code and the options, so it is known
+   * before replaying: `svg` is null when `ifNoneMatch` already names it (304).
+   */
+  async boardPicture(id: GameId, query: BoardPictureQuery, ifNoneMatch?: string): Promise<{ etag: string; svg: string | null }> {
+    const raw = await this.raw(id);
+    if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
+      throw notIndexed(`game ${id} is stored but not indexed: there is no position to draw`);
+    }
+    const options = { size: query.size ?? DEFAULT_SIZE, coordinates: query.coordinates ?? true, orientation: query.orientation ?? null };
+    const tag = [raw.sha256, raw.publisher, raw.version, RENDER_VERSION, query.ply ?? 'final', options.size, options.coordinates, options.orientation ?? 'usual'].join('\n');
+    const etag = `"board-${createHash('sha256').update(tag).digest('hex').slice(0, 32)}"`;
+    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { etag, svg: null };
+    const { record } = await this.replayed(id, raw);
+    const analysis = record.analysis!;
+    const ply = query.ply ?? analysis.replay.length;
+    if (ply > analysis.replay.length) {
+      throw new ProblemException(400, 'request.invalid', `ply must be between 0 and ${analysis.replay.length}: game ${id} has ${analysis.replay.length} plies`);
+    }
+    const names = analysis.players.map((p) => p.name ?? p.color ?? `seat ${p.seat}`).join(' vs ');
+    const title = `Game ${id}${names ? ` (${names})` : ''}, ${record.family}: position after ply ${ply} of ${analysis.replay.length}`;
+    const svg = renderBoard(record.family!, analysis, ply, options, title);
+    if (svg === null) throw notIndexed(`game ${id}: ${raw.publisher} ${raw.version} does not give the position after ply ${ply}: re-index it`);
+    return { etag, svg };
+  }
+
+  /** A stored, indexed game read again by the plugin that indexed it (409 when it no longer reads or replays). */
+  private async replayed(id: GameId, raw: RawGame): Promise<{ record: ReadResult }> {
     let record: ReadResult;
     try {
       record = await this.analysis.read(storedFile(raw), `${raw.publisher}/${raw.version}`);
@@ -119,9 +156,10 @@ export class GamesService {
       if (!(error instanceof FormatError)) throw error;
       throw notIndexed(`game ${id} was indexed, but ${raw.publisher} ${raw.version} cannot replay its bytes today (${error.message}): re-index it`);
     }
-    const plies = record.analysis?.replay;
-    if (!plies) throw notIndexed(`game ${id} was indexed, but ${raw.publisher} ${raw.version} no longer replays it: re-index it`);
-    return { gameId: Number(id), plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })) };
+    if (!record.analysis?.replay || record.family === null) {
+      throw notIndexed(`game ${id} was indexed, but ${raw.publisher} ${raw.version} no longer replays it: re-index it`);
+    }
+    return { record };
   }
 
   async search(query: SearchGamesQuery): Promise<GamePageDto> {

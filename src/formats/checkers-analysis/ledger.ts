@@ -46,7 +46,12 @@ export class CheckersLedger {
   private readonly taken: Record<Colour, Tally> = { white: { men: 0, kings: 0 }, black: { men: 0, kings: 0 } };
   private readonly promotions: Record<Colour, number> = { white: 0, black: 0 };
 
-  constructor(public position: Position) {}
+  /** The board before the first ply, so a viewer can draw ply 0. */
+  private readonly start: number[][];
+
+  constructor(public position: Position) {
+    this.start = boardRows(position);
+  }
 
   /** Plays a legal move as ply `ply`, with `extra` added to the row's details. */
   play(move: Move, ply: number, extra: Readonly<Record<string, JsonValue>> = {}): void {
@@ -79,6 +84,7 @@ export class CheckersLedger {
       captures: { white: { ...this.taken.white }, black: { ...this.taken.black } },
       promotions: { ...this.promotions },
       remaining: { white: this.position.count('white'), black: this.position.count('black') },
+      startPosition: this.start,
       finalPosition: boardRows(this.position),
     };
   }

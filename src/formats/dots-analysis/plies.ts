@@ -14,6 +14,8 @@ export interface DotsPlyInput {
   /** Row and column as the format's viewer numbers them. */
   readonly row: number;
   readonly col: number;
+  /** The same point as the rules engine numbers it (0-based, rows downwards). */
+  readonly cell: Cell;
   readonly illegal?: IllegalReason;
   readonly surrounds: readonly Surround[];
   /** Score of every seat after the ply. */
@@ -29,12 +31,14 @@ export interface DotsPlyInput {
  */
 export function dotsReplayPly(input: DotsPlyInput, name: CellName): ReplayPly {
   const { surrounds } = input;
-  const details: Record<string, JsonValue> = { row: input.row, col: input.col };
+  const details: Record<string, JsonValue> = { row: input.row, col: input.col, cell: pair(input.cell) };
   if (input.illegal !== undefined) details.illegal = input.illegal;
   if (surrounds.length > 0) {
     details.chains = surrounds.map((s) => s.chain.map(name).join(''));
     details.empty = surrounds.flatMap((s) => s.empty.map(name));
     details.deferred = surrounds.some((s) => s.deferred);
+    // The same surrounds as 0-based [row, col] pairs, for viewers that know no notation.
+    details.surroundCells = surrounds.map((s) => ({ chain: s.chain.map(pair), captured: s.captured.map(pair), empty: s.empty.map(pair) }));
     Object.assign(details, input.surroundExtras ?? {});
   }
   return {
@@ -45,6 +49,10 @@ export function dotsReplayPly(input: DotsPlyInput, name: CellName): ReplayPly {
     score: [...input.scores],
     details,
   };
+}
+
+function pair(cell: Cell): number[] {
+  return [cell.row, cell.col];
 }
 
 /** How many moves surrounded something. */

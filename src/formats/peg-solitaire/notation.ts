@@ -5,14 +5,19 @@ import type { Point } from '../../rules/peg-solitaire/board.js';
  * counted from the top of the file, both over the board matrix (locked cells included), e.g. `d4`.
  */
 export function slotName(p: Point): string {
+  return `${columnName(p.x)}${p.y + 1}`;
+}
+
+/** The letters of column `x` (0-based) in slot names. */
+export function columnName(x: number): string {
   let column = '';
-  let x = p.x + 1;
-  while (x > 0) {
-    const digit = (x - 1) % 26;
+  let n = x + 1;
+  while (n > 0) {
+    const digit = (n - 1) % 26;
     column = String.fromCharCode(97 + digit) + column;
-    x = Math.floor((x - 1) / 26);
+    n = Math.floor((n - 1) / 26);
   }
-  return `${column}${p.y + 1}`;
+  return column;
 }
 
 /** A jump as `from-to`, e.g. `d2-d4`. */

@@ -1,4 +1,5 @@
 import { census } from '../../rules/peg-solitaire/board.js';
+import type { Board } from '../../rules/peg-solitaire/board.js';
 import { playJumps } from '../../rules/peg-solitaire/play.js';
 import { solve } from '../../rules/peg-solitaire/solver.js';
 import { FormatError } from '../errors.js';
@@ -99,6 +100,7 @@ export const pegSolitairePlugin: FormatPlugin = {
       details.targetBonus = played.bonus;
     }
     if (parsed.dotReading) details.dotReading = parsed.dotReading;
+    if (board.width * board.height <= LAYOUT_MAX_CELLS) details.layout = layoutRows(board);
     return {
       publisher: PEG_PUBLISHER,
       version: String(parsed.formatVersion),
@@ -132,3 +134,25 @@ export const pegSolitairePlugin: FormatPlugin = {
     };
   },
 };
+
+/** Boards up to this many cells carry their starting layout in the details (a viewer draws from it). */
+const LAYOUT_MAX_CELLS = 4096;
+
+/**
+ * The starting board, one string per row, one character per cell: space locked, `.` empty slot,
+ * `+` empty target, `r`/`y`/`g` a red/yellow/green stone, `R`/`Y`/`G` the same stone on a target.
+ */
+function layoutRows(board: Board): string[] {
+  const rows: string[] = [];
+  for (let y = 0; y < board.height; y++) {
+    let row = '';
+    for (let x = 0; x < board.width; x++) {
+      const cell = board.cells[y * board.width + x];
+      if (cell.kind === 'locked') row += ' ';
+      else if (cell.stone === null) row += cell.target ? '+' : '.';
+      else row += cell.target ? cell.stone[0].toUpperCase() : cell.stone[0];
+    }
+    rows.push(row);
+  }
+  return rows;
+}

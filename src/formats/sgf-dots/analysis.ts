@@ -121,6 +121,7 @@ function replayPly(p: SgfReplayedPly, main: SgfReplay): ReplayPly {
       move: pointName(move.dot),
       row: move.dot.row,
       col: move.dot.col,
+      cell: move.dot,
       illegal: p.illegal,
       surrounds: p.surrounds,
       scores: p.scores,

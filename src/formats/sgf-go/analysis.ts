@@ -66,6 +66,8 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
     komiForm: game.komi?.form ?? null,
     handicap: game.handicap,
     setup: { black: game.setup.black.map(sgfPoint), white: game.setup.white.map(sgfPoint) },
+    // The same stones as x/y (0-based, y downwards), for viewers that know no SGF coordinates.
+    setupPoints: { black: game.setup.black.map(({ x, y }) => ({ x, y })), white: game.setup.white.map(({ x, y }) => ({ x, y })) },
     passes: replay.mainLine.filter((m) => m.node.point === null).length,
     end: gameEnd(game.result, replay),
     resultText: game.text('RE'),

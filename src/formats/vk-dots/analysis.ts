@@ -69,6 +69,8 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
             move: move.text,
             row: parseInt(move.text[0], 36),
             col: parseInt(move.text[1], 36),
+            // VK codes count rows and columns from 1.
+            cell: { row: parseInt(move.text[0], 36) - 1, col: parseInt(move.text[1], 36) - 1 },
             illegal: move.illegal,
             surrounds: move.surrounds,
             scores: move.scores,

@@ -1,0 +1,35 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE } from '../../render/index.js';
+import type { Orientation } from '../../render/index.js';
+
+export class BoardPictureQuery {
+  /** The position after this many plies: 0 is the start, the default the final position. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'ply must be a whole number' })
+  @Min(0)
+  ply?: number;
+
+  /** Width of the picture in pixels (default 480). */
+  @ApiPropertyOptional({ type: 'integer', minimum: MIN_SIZE, maximum: MAX_SIZE, default: DEFAULT_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'size must be a whole number of pixels' })
+  @Min(MIN_SIZE)
+  @Max(MAX_SIZE)
+  size?: number;
+
+  /** Draw the coordinates along the edges (default true). */
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'coordinates must be true or false' })
+  coordinates?: boolean;
+
+  /** The side at the bottom for Go (default black) and draughts (default white); Dots and peg boards have one view. */
+  @IsOptional()
+  @IsIn(['white', 'black'], { message: 'orientation must be white or black' })
+  orientation?: Orientation;
+}

@@ -1,0 +1,92 @@
+/**
+ * Russian draughts board pictures: the board after a ply (the replay rows carry it whole), the last
+ * move's squares and the pieces it took, and its SVG drawing.
+ */
+import type { GameAnalysis } from '../formats/plugin.js';
+import { BoardFrame, element, svgDocument } from './svg.js';
+import type { RenderOptions } from './svg.js';
+import { matrixOf } from './model.js';
+
+export type DraughtsColour = 'white' | 'black';
+
+export interface DraughtsSquare {
+  /** Column 0 = file a, row 0 = rank 8 (the top as white sees the board). */
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface DraughtsPiece extends DraughtsSquare {
+  readonly colour: DraughtsColour;
+  readonly king: boolean;
+}
+
+export interface DraughtsPosition {
+  readonly size: number;
+  readonly pieces: readonly DraughtsPiece[];
+  /** The last ply's start and end square; null before the first ply. */
+  readonly lastMove: { readonly from: DraughtsSquare; readonly to: DraughtsSquare } | null;
+  /** Pieces the last ply took, where they stood. */
+  readonly captured: readonly DraughtsPiece[];
+}
+
+/** Board row cells as the checkers ledger writes them: 1/2 white/black men, 11/12 kings. */
+function piecesOf(rows: number[][]): DraughtsPiece[] {
+  const pieces: DraughtsPiece[] = [];
+  rows.forEach((row, y) =>
+    row.forEach((cell, x) => {
+      if (cell === 1 || cell === 2 || cell === 11 || cell === 12) pieces.push({ x, y, colour: cell % 10 === 1 ? 'white' : 'black', king: cell > 10 });
+    }),
+  );
+  return pieces;
+}
+
+/** The board after `ply` plies of an analysed draughts game; null when the replay carries no board for it. */
+export function draughtsPositionAt(analysis: GameAnalysis, ply: number): DraughtsPosition | null {
+  const boards = [matrixOf(analysis.details.startPosition), ...analysis.replay.map((row) => matrixOf(row.details?.position))];
+  const after = boards[ply];
+  if (!after) return null;
+  const pieces = piecesOf(after);
+  const before = ply > 0 ? boards[ply - 1] : null;
+  if (!before) return { size: after.length, pieces, lastMove: null, captured: [] };
+  // What changed: the mover's piece left one square for another; the pieces it took are gone.
+  const mover: DraughtsColour = analysis.replay[ply - 1].player === 1 ? 'black' : 'white';
+  const was = piecesOf(before);
+  const at = (list: DraughtsPiece[], p: DraughtsSquare) => list.find((q) => q.x === p.x && q.y === p.y);
+  const from = was.find((p) => p.colour === mover && at(pieces, p)?.colour !== mover);
+  const to = pieces.find((p) => p.colour === mover && at(was, p)?.colour !== mover);
+  const captured = was.filter((p) => p.colour !== mover && !at(pieces, p));
+  return { size: after.length, pieces, lastMove: from && to ? { from, to } : null, captured };
+}
+
+/** White at the bottom, files a–h left to right and ranks 1–8 upwards; `orientation=black` turns it round. */
+export function renderDraughts(position: DraughtsPosition, options: RenderOptions, title: string): string {
+  const n = position.size;
+  const frame = new BoardFrame(n, n, 'squares', options.orientation === 'black', options.coordinates, false);
+  const body: string[] = [element('rect', { x: 0, y: 0, width: frame.viewWidth, height: frame.viewHeight, fill: '#fff' })];
+  const squares: string[] = [];
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) squares.push(frame.square(x, y, { fill: (x + y) % 2 === 1 ? '#8b5a2b' : '#f0d9b5' }));
+  body.push(element('g', { class: 'squares' }, squares.join('')));
+  if (options.coordinates) {
+    body.push(frame.labels(Array.from({ length: n }, (_, x) => String.fromCharCode(97 + x)), Array.from({ length: n }, (_, y) => String(n - y))));
+  }
+  if (position.lastMove) {
+    const { from, to } = position.lastMove;
+    const mark = { fill: 'none', stroke: '#ffd700', 'stroke-width': 4 };
+    body.push(frame.square(from.x, from.y, { class: 'last-from', 'data-x': from.x, 'data-y': from.y, ...mark }), frame.square(to.x, to.y, { class: 'last-to', 'data-x': to.x, 'data-y': to.y, ...mark }));
+  }
+  const piece = (p: DraughtsPiece, extra: string, attributes: Readonly<Record<string, string | number>>) => {
+    const cls = `piece ${p.colour} ${p.king ? 'king' : 'man'}${extra}`;
+    const disc = frame.disc(p.x, p.y, 0.8, { fill: p.colour === 'white' ? '#fafafa' : '#222', stroke: p.colour === 'white' ? '#222' : '#aaa', 'stroke-width': 2, ...attributes });
+    const crown = p.king ? frame.disc(p.x, p.y, 0.35, { fill: 'none', stroke: '#d4a017', 'stroke-width': 4 }) : '';
+    return element('g', { class: cls, 'data-x': p.x, 'data-y': p.y }, disc + crown);
+  };
+  body.push(element('g', { class: 'pieces' }, position.pieces.map((p) => piece(p, '', {})).join('')));
+  body.push(
+    element(
+      'g',
+      { class: 'captured' },
+      position.captured.map((p) => piece(p, ' captured', { 'fill-opacity': 0.35 }) + frame.cross(p.x, p.y, 0.5, { stroke: '#c00', 'stroke-width': 4 })).join(''),
+    ),
+  );
+  return svgDocument(title, frame.viewWidth, frame.viewHeight, options, body);
+}
