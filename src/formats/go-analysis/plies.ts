@@ -1,4 +1,5 @@
 import type { JsonValue, ReplayPly } from '../plugin.js';
+import { indexLetter } from '../sgf/index.js';
 import type { GoPoint } from './replay.js';
 
 /** One main-line move as the replay rows need it, whatever the format. */
@@ -19,17 +20,36 @@ export interface GoPlies {
   readonly captures: number[];
 }
 
+/** Column letters of the usual Go coordinates: A to Z without I (as on boards since the 19th century). */
+const COLUMNS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+
+/**
+ * A point in the usual Go coordinates: the column letter (no I) counted from the left, the row
+ * number counted from the bottom (`Q16` for x 15, y 3 on 19x19). Past 25 columns there are no letters: null.
+ */
+export function goCoordinate(point: GoPoint, height: number): string | null {
+  if (point.x >= COLUMNS.length) return null;
+  return `${COLUMNS[point.x]}${height - point.y}`;
+}
+
+/** A point in SGF's letters: column then row from the top, `a` = 0 (`pd` for x 15, y 3). */
+export function sgfLetters(point: GoPoint): string {
+  return indexLetter(point.x) + indexLetter(point.y);
+}
+
 /**
  * The replay rows of a Go main line and the capture tally: `move` and `captured` in the format's
  * notation (`pass` for a pass), `score` the stones captured so far per seat, and `details` with
- * colour, x, y, the removed stones as x/y and `illegal`, plus what `extra` adds for the format.
+ * colour, the raw x and y, the move in the usual coordinates (`point`: `Q16`) and in SGF's letters
+ * (`sgf`: `pd`), the removed stones as x/y and `illegal`, plus what `extra` adds for the format.
  */
 export function goReplayPlies<M extends GoPlyInput>(
   moves: readonly M[],
-  seats: number,
+  board: { readonly seats: number; readonly height: number },
   notation: (point: GoPoint) => string,
   extra?: (move: M) => Record<string, JsonValue> | undefined,
 ): GoPlies {
+  const seats = board.seats;
   const captures = Array.from({ length: seats }, () => 0);
   const plies = moves.map((m): ReplayPly => {
     captures[m.seat] += m.captured.length;
@@ -37,6 +57,8 @@ export function goReplayPlies<M extends GoPlyInput>(
       color: m.color,
       x: m.point?.x ?? null,
       y: m.point?.y ?? null,
+      point: m.point === null ? 'pass' : goCoordinate(m.point, board.height),
+      sgf: m.point === null ? '' : sgfLetters(m.point),
       removes: m.captured.map((p) => ({ x: p.x, y: p.y })),
     };
     if (m.illegal !== null) details.illegal = m.illegal;

@@ -1,4 +1,4 @@
-import { drawText, endsWithTwoPasses, goReplayPlies, winText } from '../go-analysis/index.js';
+import { drawText, endsWithTwoPasses, goCoordinate, goReplayPlies, winText } from '../go-analysis/index.js';
 import type { GameAnalysis, GameEnding, JsonValue, PlayerEntry, PlayerOutcome, Problem } from '../plugin.js';
 import { goIllegalMove } from '../problems/go.js';
 import { outcomesByScore, unfinishedOutcomes } from '../problems/outcome.js';
@@ -77,8 +77,9 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
 
   const { plies, captures } = goReplayPlies(
     replay.mainLine.map((m) => ({ ply: m.ply, seat: m.move.seat, color: m.move.color, point: m.move.point, captured: m.removes, illegal: m.illegal, m })),
-    game.players.length,
-    formatPoint,
+    { seats: game.players.length, height: game.boardSize },
+    // GoFans writes points as attributes only: the replay names them as players do (`B9`, `Q16`).
+    (point) => goCoordinate(point, game.boardSize) ?? formatPoint(point),
     ({ m }) => (m.move.removes === null ? undefined : { fileRemoves: m.move.removes.map((p) => ({ x: p.x, y: p.y })) }),
   );
 

@@ -1,4 +1,4 @@
-import { GoGameReplay, GoPoint, GoResult, drawText, endsWithTwoPasses, goEnding, goReplayPlies, outcomesForResult, winText } from '../go-analysis/index.js';
+import { GoGameReplay, GoPoint, GoResult, drawText, endsWithTwoPasses, goEnding, goReplayPlies, outcomesForResult, sgfLetters, winText } from '../go-analysis/index.js';
 import type { GameAnalysis, JsonValue, PlayerEntry, Problem } from '../plugin.js';
 import { goIllegalMove } from '../problems/go.js';
 import { noteProblem } from '../problems/problem.js';
@@ -8,9 +8,7 @@ import type { SgfGoGame, SgfGoMove } from './game.js';
 const COLORS = ['black', 'white'] as const;
 
 /** A point in SGF's letters: column then row, `a` = 0. */
-export function sgfPoint(point: GoPoint): string {
-  return indexLetter(point.x) + indexLetter(point.y);
-}
+export const sgfPoint: (point: GoPoint) => string = sgfLetters;
 
 /**
  * Index rows, verdict and replay of a replayed SGF Go game. The result and the outcomes are the
@@ -43,7 +41,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
   const outcomes = outcomesForResult(COLORS, outcomeBasis(game.result));
   const { plies, captures } = goReplayPlies(
     replay.mainLine.map((m) => ({ ply: m.ply, seat: seatOf(m.node), color: m.node.color, point: m.node.point, captured: m.captured, illegal: m.illegal, node: m.node })),
-    2,
+    { seats: 2, height: game.height },
     sgfPoint,
     ({ node }) => (node.setup ? { setup: node.setup.map((p) => ({ x: p.x, y: p.y, cell: p.cell === 0 ? 'empty' : p.cell === 1 ? 'black' : 'white' })) } : undefined),
   );

@@ -53,10 +53,11 @@ describe('GoFans examples', () => {
       ['1', 'Bernd', 'white', 0],
     ]);
     expect(analysis.moveCount).toBe(3);
-    expect(analysis.replay.map((p) => [p.player, p.move])).toEqual([
-      [0, '2,2'],
-      [1, '6,6'],
-      [0, 'pass'],
+    // Usual Go coordinates on 9x9: columns A-J without I from the left, rows 9-1 from the top (x 2, y 2 is C7).
+    expect(analysis.replay.map((p) => [p.player, p.move, p.details?.x, p.details?.y, p.details?.sgf])).toEqual([
+      [0, 'C7', 2, 2, 'cc'],
+      [1, 'G3', 6, 6, 'gg'],
+      [0, 'pass', null, null, ''],
     ]);
     expect(analysis.details).toMatchObject({ boardSize: 9, komi: 0, passes: 1, end: 'resignation', header: { event: 'Vereinsabend' }, variations: 0 });
     expect(analysis.result).toBe('Anna (black) resigned');
@@ -84,7 +85,8 @@ describe('GoFans examples', () => {
   it('2.1 and 2.2: the Removes agree with the capture of 0,0; the resignation lacks its formal pass', async () => {
     for (const version of ['2.1', '2.2']) {
       const analysis = (await read(example(version))).analysis!;
-      expect(analysis.replay[2]).toMatchObject({ ply: 3, player: 0, move: '1,0', captured: ['0,0'], score: [1, 0] });
+      // x 1, y 0 on 9x9 is B9; the captured stone at 0,0 is A9.
+      expect(analysis.replay[2]).toMatchObject({ ply: 3, player: 0, move: 'B9', captured: ['A9'], score: [1, 0] });
       // White has no stone left and every empty point reaches only black: white's area is 0.
       expect(analysis.players.map((p) => [p.points, p.captures])).toEqual([
         [-1, 1],

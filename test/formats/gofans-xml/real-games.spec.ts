@@ -141,7 +141,9 @@ describe("GNU Go's regression games as GoFans 1.1", () => {
         for (let y = 0; y < game.sgf.size; y++) {
           for (let x = 0; x < game.sgf.size; x++) if (before.get([x, y]) !== 0 && board.get([x, y]) === 0) theirs.push(`${x},${y}`);
         }
-        const ours = [...ply.captured].sort();
+        // The raw coordinates of what the replay removed (ply.captured names them as players do, `A9`).
+        const ours = ((ply.details?.removes ?? []) as { x: number; y: number }[]).map((p) => `${p.x},${p.y}`).sort();
+        expect(ours).toHaveLength(ply.captured.length);
         if (theirs.sort().join(' ') !== ours.join(' ')) disagreements.push(`${name} ply ${ply.ply}: ours [${ours}] theirs [${theirs}]`);
         captures += ours.length;
       });

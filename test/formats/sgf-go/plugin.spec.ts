@@ -341,3 +341,14 @@ describe('SGF Go: regenerate', () => {
     }
   });
 });
+
+describe('Go coordinates beside SGF letters', () => {
+  it('names points as players do: column letters without I, rows from the bottom', async () => {
+    const { goCoordinate, sgfLetters } = await import('../../../src/formats/go-analysis/index.js');
+    // The 4-4 point in the upper right of 19x19 is Q16 (SGF pd); tengen K10 (jj); the lower left A1 (as).
+    expect([goCoordinate({ x: 15, y: 3 }, 19), sgfLetters({ x: 15, y: 3 })]).toEqual(['Q16', 'pd']);
+    expect(goCoordinate({ x: 9, y: 9 }, 19)).toBe('K10');
+    expect([goCoordinate({ x: 0, y: 18 }, 19), sgfLetters({ x: 0, y: 18 })]).toEqual(['A1', 'as']);
+    expect(goCoordinate({ x: 8, y: 0 }, 9)).toBe('J9');
+  });
+});
