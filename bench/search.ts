@@ -214,8 +214,8 @@ async function measure(label: string, settings: Record<string, string>): Promise
   }
 }
 
-/** Times every kind of search on an archive already seeded (exported for trying plans on a kept database). */
-export async function timeSearches(app: INestApplication, baseUrl: string, label: string, only?: RegExp): Promise<void> {
+/** Times every kind of search on an archive already seeded. */
+async function timeSearches(app: INestApplication, baseUrl: string, label: string): Promise<void> {
   const db = app.get<DataSource>(getDataSourceToken());
   const repository = app.get(GamesRepository);
   // The process and the database warm up first (JIT, plan and page caches), so the first kind timed is not the one that pays.
@@ -226,7 +226,7 @@ export async function timeSearches(app: INestApplication, baseUrl: string, label
   }
   console.log(`search [${label}] at ${GAMES} games, ${SAMPLES} searches of each kind unless said (p50 / p95 ms):`);
   console.log(`  ${'search'.padEnd(40)} ${'HTTP'.padStart(13)} ${'archive SQL'.padStart(13)} ${'bare SQL'.padStart(13)}  goals`);
-  for (const kind of KINDS.filter((k) => only === undefined || only.test(k.name))) {
+  for (const kind of KINDS) {
     const http: number[] = [];
     const archive: number[] = [];
     const bare: number[] = [];
@@ -283,7 +283,7 @@ export async function timeSearches(app: INestApplication, baseUrl: string, label
  * Writes the games in SQL (uploads over HTTP would measure uploads). The secondary indexes are
  * dropped first and built again after, as one would bulk-load an archive; both steps are timed.
  */
-export async function seed(app: INestApplication, label: string): Promise<void> {
+async function seed(app: INestApplication, label: string): Promise<void> {
   const db = app.get<DataSource>(getDataSourceToken());
   const started = performance.now();
   const indexes: { name: string; definition: string }[] = await db.query(

@@ -107,7 +107,7 @@ export class FormatReader {
     const slices = chosen.plugin.split(file, { ...options, format: chosen.format });
     // Each slice is read by the same plugin: named, or its only format; a plugin of several detects each.
     const format = chosen.format ?? (chosen.plugin.formats.length === 1 ? chosen.plugin.formats[0] : undefined);
-    return { format: format && formatKey(format.publisher, format.version, false), slices };
+    return { format: format && `${format.publisher}/${format.version}`, slices };
   }
 
   /** The one plugin that claims a file, undefined when none does; several is the uploader's to settle. */
@@ -177,7 +177,6 @@ export class FormatReader {
   }
 }
 
-function formatKey(publisher: string, version: string, folded = true): string {
-  const key = `${publisher}/${version}`;
-  return folded ? key.toLowerCase() : key;
+function formatKey(publisher: string, version: string): string {
+  return `${publisher.toLowerCase()}/${version.toLowerCase()}`;
 }

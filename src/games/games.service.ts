@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { matchesEtag } from '../common/conditional-requests.js';
-import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
@@ -22,6 +21,7 @@ import type { UploadGameQuery } from './dto/upload-game.query.js';
 import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
 import type { RawGame } from './game-view.js';
 import { GamesRepository } from './games.repository.js';
+import { sha256Hex, uploadFilename } from './upload-body.js';
 import type { ReceivedFile } from './upload-body.js';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -41,10 +41,8 @@ export class GamesService {
    * racing a delete of the same bytes ends as if the delete came first (stored anew) or last.
    */
   async upload(file: ReceivedFile, query: UploadGameQuery): Promise<{ game: GameDto; created: boolean }> {
-    const filename = query.filename ?? file.filename ?? null;
-    const control = filename === null ? undefined : controlCharacterIn(filename);
-    if (control) throw new ProblemException(400, 'request.control_character', `the file name contains the control character ${control}`);
-    const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+    const filename = uploadFilename(query, file);
+    const sha256 = sha256Hex(file.bytes);
     const known = await this.existing(sha256);
     if (known) return { game: known, created: false };
 

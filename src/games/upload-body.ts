@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { ProblemException } from '../common/problem-codes.js';
+import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 
@@ -83,4 +85,17 @@ function filenameFromDisposition(header: string | undefined): string | undefined
   }
   const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(header);
   return plain ? (plain[1] ?? plain[2]) : undefined;
+}
+
+/** The file name kept with an upload: the query's, else the one the request carried; a control character in it is a 400. */
+export function uploadFilename(query: { readonly filename?: string }, file: ReceivedFile): string | null {
+  const filename = query.filename ?? file.filename ?? null;
+  const control = filename === null ? undefined : controlCharacterIn(filename);
+  if (control) throw new ProblemException(400, 'request.control_character', `the file name contains the control character ${control}`);
+  return filename;
+}
+
+/** The SHA-256 of bytes, in hex: what uploads and games are known by. */
+export function sha256Hex(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import * as tar from 'tar-stream';
 import yauzl from 'yauzl';
+import type { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
 import type { ProblemCode } from '../common/problem-codes.js';
 import { makeProblem } from '../common/problem-details.js';
@@ -20,6 +21,11 @@ export interface EntryLimits {
   readonly maxEntryBytes: number;
   readonly maxExpandedBytes: number;
   readonly maxEntries: number;
+}
+
+/** The entry limits of the configuration. */
+export function entryLimits(config: Pick<AppConfig, 'MAX_UPLOAD_BYTES' | 'MAX_IMPORT_EXPANDED_BYTES' | 'MAX_IMPORT_ENTRIES'>): EntryLimits {
+  return { maxEntryBytes: config.MAX_UPLOAD_BYTES, maxExpandedBytes: config.MAX_IMPORT_EXPANDED_BYTES, maxEntries: config.MAX_IMPORT_ENTRIES };
 }
 
 /** One file of an import, in archive order: its bytes, or why it is refused without being read. */
@@ -272,10 +278,9 @@ function refused(code: ProblemCode, detail: string): ProblemDetails {
 
 /** Names as the zip writes them: UTF-8 when flagged (or given in an Info-ZIP extra field), else CP437. */
 function zipName(entry: yauzl.Entry): string {
-  const raw = entry.fileNameRaw;
   const cached = zipNames.get(entry);
   if (cached !== undefined) return cached;
-  const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
+  const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
   zipNames.set(entry, name);
   return name;
 }

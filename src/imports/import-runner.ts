@@ -7,8 +7,8 @@ import type { ProblemDetails } from '../common/problem-details.js';
 import { FormatError } from '../formats/errors.js';
 import { UploadsService } from '../uploads/uploads.service.js';
 import type { WithinUpload } from '../uploads/uploads.repository.js';
-import { importEntries } from './import-entries.js';
-import type { EntryLimits, ImportEntry } from './import-entries.js';
+import { entryLimits, importEntries } from './import-entries.js';
+import type { ImportEntry } from './import-entries.js';
 import { ImportsRepository } from './imports.repository.js';
 import type { ImportEntryRecord, ImportOutcome, ImportView } from './imports.repository.js';
 
@@ -55,10 +55,6 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     });
   }
 
-  private get limits(): EntryLimits {
-    return { maxEntryBytes: this.config.MAX_UPLOAD_BYTES, maxExpandedBytes: this.config.MAX_IMPORT_EXPANDED_BYTES, maxEntries: this.config.MAX_IMPORT_ENTRIES };
-  }
-
   private async work(): Promise<void> {
     while (this.again && !this.stopping) {
       this.again = false;
@@ -82,7 +78,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     }
     const from = await this.imports.nextPosition(job.id);
     try {
-      for await (const entry of importEntries(job.spoolPath, job.kind, this.limits, from)) {
+      for await (const entry of importEntries(job.spoolPath, job.kind, entryLimits(this.config), from)) {
         // Stopping: this entry is left for the next start, which reads it again.
         if (this.stopping) return;
         const left = await this.settle(job.id, entry);

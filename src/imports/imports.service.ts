@@ -8,7 +8,7 @@ import { gathered, sendGenerated } from '../games/export/export-streams.js';
 import type { GameId } from '../games/game-id.pipe.js';
 import type { ImportDto, ImportQuery, ImportResultDto } from './dto/import.dto.js';
 import { spoolImport, spoolRoot } from './import-body.js';
-import { BODY_FILE, countFiles, kindOfBody } from './import-entries.js';
+import { BODY_FILE, countFiles, entryLimits, kindOfBody } from './import-entries.js';
 import { ImportRunner } from './import-runner.js';
 import { ImportsRepository } from './imports.repository.js';
 import type { ImportView } from './imports.repository.js';
@@ -34,8 +34,7 @@ export class ImportsService {
     let view: ImportView;
     try {
       const kind = body.multipart ? 'multipart' : await kindOfBody(join(body.folder, BODY_FILE));
-      const limits = { maxEntryBytes: this.config.MAX_UPLOAD_BYTES, maxExpandedBytes: this.config.MAX_IMPORT_EXPANDED_BYTES, maxEntries: this.config.MAX_IMPORT_ENTRIES };
-      const files = await countFiles(body.folder, kind, limits);
+      const files = await countFiles(body.folder, kind, entryLimits(this.config));
       view = await this.imports.create(kind, body.filename, files, body.folder);
     } catch (error) {
       await rm(body.folder, { recursive: true, force: true });

@@ -42,11 +42,12 @@ function piecesOf(rows: number[][]): DraughtsPiece[] {
 
 /** The board after `ply` plies of an analysed draughts game; null when the replay carries no board for it. */
 export function draughtsPositionAt(analysis: GameAnalysis, ply: number): DraughtsPosition | null {
-  const boards = [matrixOf(analysis.details.startPosition), ...analysis.replay.map((row) => matrixOf(row.details?.position))];
-  const after = boards[ply];
+  // Board 0 is the start; board n the one replay row n - 1 carries. Only the two needed are read.
+  const boardAt = (n: number) => (n === 0 ? matrixOf(analysis.details.startPosition) : matrixOf(analysis.replay[n - 1]?.details?.position));
+  const after = boardAt(ply);
   if (!after) return null;
   const pieces = piecesOf(after);
-  const before = ply > 0 ? boards[ply - 1] : null;
+  const before = ply > 0 ? boardAt(ply - 1) : null;
   if (!before) return { size: after.length, pieces, lastMove: null, captured: [] };
   // What changed: the mover's piece left one square for another; the pieces it took are gone.
   const mover: DraughtsColour = analysis.replay[ply - 1].player === 1 ? 'black' : 'white';

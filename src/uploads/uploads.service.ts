@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
-import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FormatError } from '../formats/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
@@ -11,6 +9,7 @@ import type { GameSlice } from '../formats/plugin.js';
 import type { GameId } from '../games/game-id.pipe.js';
 import { GamesRepository } from '../games/games.repository.js';
 import type { UploadGameQuery } from '../games/dto/upload-game.query.js';
+import { sha256Hex, uploadFilename } from '../games/upload-body.js';
 import type { ReceivedFile } from '../games/upload-body.js';
 import type { UploadDto } from './dto/upload.dto.js';
 import { UploadsRepository } from './uploads.repository.js';
@@ -36,10 +35,8 @@ export class UploadsService {
    * `within` runs in the transaction that stores a new file (not for a file kept before).
    */
   async upload(file: ReceivedFile, query: UploadGameQuery, within?: WithinUpload): Promise<{ upload: UploadDto; created: boolean }> {
-    const filename = query.filename ?? file.filename ?? null;
-    const control = filename === null ? undefined : controlCharacterIn(filename);
-    if (control) throw new ProblemException(400, 'request.control_character', `the file name contains the control character ${control}`);
-    const sha256 = sha256Of(file.bytes);
+    const filename = uploadFilename(query, file);
+    const sha256 = sha256Hex(file.bytes);
     const known = await this.existing(sha256);
     if (known) return { upload: known, created: false };
 
@@ -92,7 +89,7 @@ export class UploadsService {
         const index = next++;
         const { start, end } = slices[index];
         const bytes = file.bytes.subarray(start, end);
-        const sha256 = sha256Of(bytes);
+        const sha256 = sha256Hex(bytes);
         const duplicateOf = await this.games.findIdBySha256(sha256);
         if (duplicateOf !== undefined) {
           games[index] = { start, end, duplicateOf };
@@ -113,10 +110,6 @@ export class UploadsService {
     await Promise.all(Array.from({ length: Math.min(this.config.ANALYSIS_THREADS, slices.length) }, work));
     return games;
   }
-}
-
-function sha256Of(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** A game of a collection that its plugin could not read: kept, not indexed, with the reason. */

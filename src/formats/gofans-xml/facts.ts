@@ -36,5 +36,3 @@ function plainText(element: XmlElement): string | null {
   const value = collapseXmlSpace(element.text);
   return value === '' ? null : value;
 }
-
-export { calendarDate };

@@ -138,7 +138,7 @@ export function replayPdn(game: PdnGame, setup: GameSetup, text: string): PdnRep
   };
   return {
     resolved,
-    result: over ? (over.winner === 'white' ? '1-0' : '0-1') : recordedResult(resultTag, terminator),
+    result: over ? resultText(over.winner) : recordedResult(resultTag, terminator),
     analysis: {
       players: ledger.players(outcomesOf(decision), setup.names),
       moveCount: moves.length,

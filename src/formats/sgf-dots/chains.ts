@@ -1,5 +1,4 @@
 import type { Cell, Surround } from '../../rules/dots/index.js';
-import { pointName } from './notation.js';
 
 /**
  * Surround chains the way Dots SGF files write them: a closed walk that ends on the dot it starts

@@ -97,18 +97,8 @@ export const sgfDotsPlugin: FormatPlugin = {
 
   async toInterchange(file: UploadedFile, options: ReadOptions): Promise<DotsInterchangeGame> {
     const collection = parseSgf(file.bytes, options.limits);
-    const tree = firstTree(collection);
-    let game: SgfDotsGame;
-    try {
-      game = readDotsGame(collection, tree.root, options.format !== undefined);
-    } catch (error) {
-      if (error instanceof NotReplayable) throw notConvertible(error.message);
-      throw error;
-    }
-    checkBoard(options.limits, game.width, game.height, collection.locate(tree.root.start));
-    if (game.width > MAX_SIDE || game.height > MAX_SIDE) {
-      throw notConvertible(`the field is ${game.width}x${game.height}: the Dots rules engine replays fields up to ${MAX_SIDE}x${MAX_SIDE}`);
-    }
+    const game = readReplayable(collection, firstTree(collection), options);
+    if (typeof game === 'string') throw notConvertible(game);
     return sgfToInterchange(game);
   },
 
@@ -133,8 +123,8 @@ interface Loaded {
   readonly replayedAll: boolean;
 }
 
-/** The game replayed, or why it is stored without being indexed. */
-function load(collection: SgfCollection, tree: SgfGameTree, options: ReadOptions): Loaded | string {
+/** The Dots game of the tree, or why the engine cannot replay it (stored without being indexed). */
+function readReplayable(collection: SgfCollection, tree: SgfGameTree, options: ReadOptions): SgfDotsGame | string {
   let game: SgfDotsGame;
   try {
     game = readDotsGame(collection, tree.root, options.format !== undefined);
@@ -146,6 +136,13 @@ function load(collection: SgfCollection, tree: SgfGameTree, options: ReadOptions
   if (game.width > MAX_SIDE || game.height > MAX_SIDE) {
     return `the field is ${game.width}x${game.height}: the Dots rules engine replays fields up to ${MAX_SIDE}x${MAX_SIDE}`;
   }
+  return game;
+}
+
+/** The game replayed, or why it is stored without being indexed. */
+function load(collection: SgfCollection, tree: SgfGameTree, options: ReadOptions): Loaded | string {
+  const game = readReplayable(collection, tree, options);
+  if (typeof game === 'string') return game;
   const main = replayLine(mainLine(game.rootNode), game.width, game.height);
   const sides: SideLineReplay[] = [];
   let budget = SIDE_LINE_WORK * options.limits.maxPlies;

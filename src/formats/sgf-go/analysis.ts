@@ -1,14 +1,12 @@
-import { GoGameReplay, GoPoint, GoResult, drawText, endsWithTwoPasses, goEnding, goReplayPlies, outcomesForResult, sgfLetters, winText } from '../go-analysis/index.js';
+import { GoGameReplay, GoResult, drawText, endsWithTwoPasses, goEnding, goReplayPlies, outcomesForResult, sgfLetters, winText } from '../go-analysis/index.js';
 import type { GameAnalysis, JsonValue, PlayerEntry, Problem } from '../plugin.js';
 import { goIllegalMove } from '../problems/go.js';
 import { noteProblem } from '../problems/problem.js';
-import { SgfCollection, indexLetter } from '../sgf/index.js';
+import type { SgfCollection } from '../sgf/index.js';
 import type { SgfGoGame, SgfGoMove } from './game.js';
+import { setupPoint } from './interchange.js';
 
 const COLORS = ['black', 'white'] as const;
-
-/** A point in SGF's letters: column then row, `a` = 0. */
-export const sgfPoint: (point: GoPoint) => string = sgfLetters;
 
 /**
  * Index rows, verdict and replay of a replayed SGF Go game. The result and the outcomes are the
@@ -38,12 +36,13 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
     problems.push(goIllegalMove(m.illegal, m.ply, where(collection, m.node, m.ply, m.line)));
   }
 
-  const outcomes = outcomesForResult(COLORS, outcomeBasis(game.result));
+  const basis = outcomeBasis(game.result);
+  const outcomes = outcomesForResult(COLORS, basis);
   const { plies, captures } = goReplayPlies(
     replay.mainLine.map((m) => ({ ply: m.ply, seat: seatOf(m.node), color: m.node.color, point: m.node.point, captured: m.captured, illegal: m.illegal, node: m.node })),
     { seats: 2, height: game.height },
-    sgfPoint,
-    ({ node }) => (node.setup ? { setup: node.setup.map((p) => ({ x: p.x, y: p.y, cell: p.cell === 0 ? 'empty' : p.cell === 1 ? 'black' : 'white' })) } : undefined),
+    sgfLetters,
+    ({ node }) => (node.setup ? { setup: node.setup.map((p) => ({ ...setupPoint(p) })) } : undefined),
   );
   const players: PlayerEntry[] = COLORS.map((color, seat) => ({
     seat,
@@ -63,7 +62,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
     komiText: game.text('KM'),
     komiForm: game.komi?.form ?? null,
     handicap: game.handicap,
-    setup: { black: game.setup.black.map(sgfPoint), white: game.setup.white.map(sgfPoint) },
+    setup: { black: game.setup.black.map(sgfLetters), white: game.setup.white.map(sgfLetters) },
     // The same stones as x/y (0-based, y downwards), for viewers that know no SGF coordinates.
     setupPoints: { black: game.setup.black.map(({ x, y }) => ({ x, y })), white: game.setup.white.map(({ x, y }) => ({ x, y })) },
     passes: replay.mainLine.filter((m) => m.node.point === null).length,
@@ -92,7 +91,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
       datePlayed: game.datePlayed,
       event: game.text('EV'),
       rules: game.text('RU'),
-      ...goEnding(game.result?.kind === 'win' ? game.result : game.result?.kind === 'draw' ? 'draw' : null),
+      ...goEnding(basis),
     },
     details,
     replay: plies,
@@ -105,13 +104,14 @@ function seatOf(move: SgfGoMove): number {
 
 function where(collection: SgfCollection, move: SgfGoMove, ply: number, line: number): string {
   const at = collection.locate(move.offset);
-  const written = move.point === null ? 'pass' : `${move.color === 'black' ? 'B' : 'W'}[${sgfPoint(move.point)}]`;
+  const written = move.point === null ? 'pass' : `${move.color === 'black' ? 'B' : 'W'}[${sgfLetters(move.point)}]`;
   return `${line === 0 ? '' : `variation ${line}, `}ply ${ply} (${written}, line ${at.line})`;
 }
 
-function outcomeBasis(result: GoResult | null): { winner: 'black' | 'white' } | 'draw' | null {
+/** The recorded result as outcomes and facts take it: a win, `draw`, or null for none. */
+function outcomeBasis(result: GoResult | null): Extract<GoResult, { kind: 'win' }> | 'draw' | null {
   if (result === null || result.kind === 'none') return null;
-  return result.kind === 'draw' ? 'draw' : { winner: result.winner };
+  return result.kind === 'draw' ? 'draw' : result;
 }
 
 /** The recorded result in words; null when the file records none. */

@@ -2,7 +2,7 @@ import { BLACK, Cell, EMPTY, GoMoveNode, GoPosition, GoSetupPoint, MAX_BOARD_SIZ
 import { FormatError } from '../errors.js';
 import { GoResult, GoPoint, parseGoResult } from '../go-analysis/index.js';
 import { ReadLimits, checkBoard, pliesExceeded } from '../limits.js';
-import { SgfCollection, SgfGameTree, SgfNode, SgfValue, composeParts, findProperty, letterIndex, propertyValues, simpleText } from '../sgf/index.js';
+import { SgfCollection, SgfGameTree, SgfNode, SgfValue, composeParts, firstText, letterIndex, propertyValues, simpleText } from '../sgf/index.js';
 import { Komi, firstDate, parseKomi } from './properties.js';
 
 /** A move (`B`/`W` property) of the game tree, for the rules engine, with where the file writes it. */
@@ -71,7 +71,7 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
   const fail = (message: string, offset: number): never => {
     throw FormatError.at(`SGF: ${message}`, collection.locate(offset));
   };
-  const point = (value: SgfValue, text: string): GoPoint | null => {
+  const point = (text: string): GoPoint | null => {
     if (text.length !== 2) return null;
     const x = letterIndex(text[0]);
     const y = letterIndex(text[1]);
@@ -80,14 +80,14 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
   const movePoint = (value: SgfValue, id: string): GoPoint | null => {
     const text = value.text.trim();
     if (text === '' || (text === 'tt' && width <= 19 && height <= 19)) return null;
-    return point(value, text) ?? fail(`${id}[${value.text}] is not a move: two letters a-z/A-Z, or [] for a pass`, value.start);
+    return point(text) ?? fail(`${id}[${value.text}] is not a move: two letters a-z/A-Z, or [] for a pass`, value.start);
   };
   const setupPoints = (node: SgfNode): GoSetupPoint[] => {
     const out: GoSetupPoint[] = [];
     for (const [id, cell] of [['AE', EMPTY], ['AB', BLACK], ['AW', WHITE]] as const) {
       for (const value of propertyValues(node, id)) {
         const parts = composeParts(value) ?? [value.text, value.text];
-        const [from, to] = parts.map((p) => point(value, p.trim()));
+        const [from, to] = parts.map((p) => point(p.trim()));
         if (from === null || to === null) fail(`${id}[${value.text}] is not a point or a rectangle of points`, value.start);
         for (let y = Math.min(from!.y, to!.y); y <= Math.max(from!.y, to!.y); y++) {
           for (let x = Math.min(from!.x, to!.x); x <= Math.max(from!.x, to!.x); x++) {
@@ -145,8 +145,8 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
 
   const root = tree.root;
   const text = (id: string): string | null => {
-    const value = findProperty(root, id)?.values[0]?.text;
-    if (value === undefined) return null;
+    const value = firstText(root, id);
+    if (value === null) return null;
     const simple = simpleText(value);
     return simple === '' ? null : simple;
   };

@@ -8,9 +8,9 @@ import {
   goResultNotation,
   interchangeMoves,
   interchangeTree,
+  sgfLetters,
 } from '../go-analysis/index.js';
-import { escapeValue, findProperty } from '../sgf/index.js';
-import { sgfPoint } from './analysis.js';
+import { escapeValue, firstText } from '../sgf/index.js';
 import type { SgfGoGame, SgfGoMove } from './game.js';
 import { SGF_GO_ROOT, writeSgfTree } from './regenerate.js';
 
@@ -49,7 +49,7 @@ export function sgfToInterchange(game: SgfGoGame): GoInterchangeGame {
   for (const property of root.properties) {
     const key = GAME_INFO.find(([id]) => id === property.id)?.[1];
     if (key === undefined || key in info) continue;
-    const value = TEXT.has(property.id) ? findProperty(root, property.id)?.values[0]?.text ?? null : game.text(property.id);
+    const value = TEXT.has(property.id) ? firstText(root, property.id) : game.text(property.id);
     if (value !== null && value.trim() !== '') info[key] = value;
   }
   return {
@@ -79,7 +79,8 @@ export function sgfToInterchange(game: SgfGoGame): GoInterchangeGame {
   };
 }
 
-function setupPoint(p: GoSetupPoint): GoInterchangeSetupPoint {
+/** A set-up point of the rules engine in the family's terms. */
+export function setupPoint(p: GoSetupPoint): GoInterchangeSetupPoint {
   return { x: p.x, y: p.y, cell: p.cell === EMPTY ? 'empty' : p.cell === BLACK ? 'black' : 'white' };
 }
 
@@ -157,7 +158,7 @@ function rootNode(game: GoInterchangeGame, seatOf: Map<GoColor, number>): string
 function setupProperties(points: readonly GoInterchangeSetupPoint[]): string {
   const parts: string[] = [];
   for (const [id, cell] of [['AE', 'empty'], ['AB', 'black'], ['AW', 'white']] as const) {
-    const values = points.filter((p) => p.cell === cell).map((p) => `[${sgfPoint(p)}]`);
+    const values = points.filter((p) => p.cell === cell).map((p) => `[${sgfLetters(p)}]`);
     if (values.length > 0) parts.push(id + values.join(''));
   }
   return parts.join('');
@@ -167,5 +168,5 @@ function setupProperties(points: readonly GoInterchangeSetupPoint[]): string {
 function moveNodes(move: GoInterchangeMove, game: GoInterchangeGame): string {
   const color = game.players[move.player].color;
   const setup = move.setup && move.setup.length > 0 ? `;${setupProperties(move.setup)}` : '';
-  return `${setup};${color === 'black' ? 'B' : 'W'}[${move.point === null ? '' : sgfPoint(move.point)}]`;
+  return `${setup};${color === 'black' ? 'B' : 'W'}[${move.point === null ? '' : sgfLetters(move.point)}]`;
 }

@@ -2,7 +2,7 @@ import { FormatError } from '../errors.js';
 import { replayGoGame } from '../go-analysis/index.js';
 import type { GoInterchangeGame } from '../go-analysis/index.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../plugin.js';
-import { SgfCollection, parseSgf, peekRoot, splitSgf } from '../sgf/index.js';
+import { SgfCollection, findProperty, parseSgf, peekRoot, splitSgf } from '../sgf/index.js';
 import { analyseSgfGo } from './analysis.js';
 import { buildGame, unreplayable } from './game.js';
 import { sgfFromInterchange, sgfToInterchange } from './interchange.js';
@@ -43,7 +43,7 @@ export function looksLikeGoSgf(bytes: Uint8Array): boolean {
 function readCollection(file: UploadedFile, options: ReadOptions): SgfCollection {
   const collection = parseSgf(file.bytes, options.limits);
   const root = collection.trees[0].root;
-  const gm = root.properties.find((p) => p.id === 'GM')?.values[0];
+  const gm = findProperty(root, 'GM')?.values[0];
   if (gm !== undefined && gm.text.trim() !== '1') {
     throw FormatError.at(`SGF: the game is GM[${gm.text}], not Go (GM[1])`, collection.locate(gm.start));
   }

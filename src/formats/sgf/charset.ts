@@ -31,14 +31,16 @@ interface DoubleByte {
   isTrail(byte: number): boolean;
 }
 
+// GB18030's four-byte sequences are two pairs (lead, 0x30-0x39) to this scanner.
+const GB: DoubleByte = { isLead: (b) => b >= 0x81 && b <= 0xfe, isTrail: (b) => (b >= 0x30 && b <= 0x39) || (b >= 0x40 && b <= 0x7e) || (b >= 0x80 && b <= 0xfe) };
+
 const DOUBLE_BYTE: Readonly<Record<string, DoubleByte>> = {
   shift_jis: {
     isLead: (b) => (b >= 0x81 && b <= 0x9f) || (b >= 0xe0 && b <= 0xfc),
     isTrail: (b) => (b >= 0x40 && b <= 0x7e) || (b >= 0x80 && b <= 0xfc),
   },
-  // GB18030's four-byte sequences are two pairs (lead, 0x30-0x39) to this scanner.
-  gbk: { isLead: (b) => b >= 0x81 && b <= 0xfe, isTrail: (b) => (b >= 0x30 && b <= 0x39) || (b >= 0x40 && b <= 0x7e) || (b >= 0x80 && b <= 0xfe) },
-  gb18030: { isLead: (b) => b >= 0x81 && b <= 0xfe, isTrail: (b) => (b >= 0x30 && b <= 0x39) || (b >= 0x40 && b <= 0x7e) || (b >= 0x80 && b <= 0xfe) },
+  gbk: GB,
+  gb18030: GB,
   big5: { isLead: (b) => b >= 0x81 && b <= 0xfe, isTrail: (b) => (b >= 0x40 && b <= 0x7e) || (b >= 0xa1 && b <= 0xfe) },
   'euc-kr': { isLead: (b) => b >= 0x81 && b <= 0xfe, isTrail: (b) => b >= 0x41 && b <= 0xfe },
 };

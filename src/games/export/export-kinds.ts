@@ -39,14 +39,19 @@ export function collectionFormat(reader: FormatReader, kind: ExportKind, family:
   if (family === undefined) {
     throw new ProblemException(400, 'request.invalid', `a collection (${kind.mediaType}) holds the games of one family: name it with family=`);
   }
-  const format = reader.plugins
-    .filter((plugin) => plugin.split !== undefined)
-    .flatMap((plugin) => plugin.formats)
-    .find((candidate) => candidate.family === family && candidate.mediaTypes.includes(kind.mediaType));
+  const format = splitFormat(reader, family, kind.mediaType);
   if (!format) {
-    const offered = EXPORT_KINDS.filter((other) => other.form === 'collection' && reader.plugins.some((plugin) => plugin.split && plugin.formats.some((f) => f.family === family && f.mediaTypes.includes(other.mediaType))));
+    const offered = EXPORT_KINDS.filter((other) => other.form === 'collection' && splitFormat(reader, family, other.mediaType) !== undefined);
     const instead = offered.length > 0 ? `; ask for ${offered.map((other) => other.mediaType).join(' or ')}` : '; export them as application/x-ndjson, application/zip or application/x-tar';
     throw new ProblemException(406, 'request.not_acceptable', `${family} games are not written as a ${kind.mediaType} collection${instead}`);
   }
   return format;
+}
+
+/** The family's format, served as `mediaType`, whose plugin splits a file into games. */
+function splitFormat(reader: FormatReader, family: Family, mediaType: string): FormatDescriptor | undefined {
+  return reader.plugins
+    .filter((plugin) => plugin.split !== undefined)
+    .flatMap((plugin) => plugin.formats)
+    .find((candidate) => candidate.family === family && candidate.mediaTypes.includes(mediaType));
 }

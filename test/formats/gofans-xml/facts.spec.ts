@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
-import { calendarDate } from '../../../src/formats/gofans-xml/facts.js';
+import { calendarDate } from '../../../src/formats/go-analysis/index.js';
 import type { GameFacts } from '../../../src/formats/plugin.js';
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 
