@@ -51,9 +51,10 @@ async function timeBareSql(db: DataSource): Promise<number> {
   let past = Number.MAX_SAFE_INTEGER;
   for (;;) {
     const rows: { id: string }[] = await db.query(
-      `SELECT g.id, g.publisher, g.version, g.family, g.status, g.size, g.media_type, g.filename, g.uploaded_at, g.header, g.body,
-              encode(g.sha256, 'hex') AS sha256, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details
-       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id < $1 ORDER BY g.id DESC LIMIT ${BATCH}`,
+      `SELECT g.id, fm.publisher, fm.version, fa.name AS family, g.indexed, g.size, coalesce(g.media_type, fm.media_type) AS media_type, g.filename,
+              g.uploaded_at, g.header, g.body, encode(g.sha256, 'hex') AS sha256, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE g.id < $1 ORDER BY g.id DESC LIMIT ${BATCH}`,
       [past],
     );
     if (rows.length === 0) break;
@@ -84,10 +85,13 @@ async function timeExport(url: string, accept: string): Promise<{ ms: number; by
 
 /** Games $1..$2 as SGF game $3 with the row number appended (so every file is distinct), indexed, with two players. */
 const SEED = `
-  WITH inserted AS (
-    INSERT INTO games (publisher, version, family, status, sha256, size, media_type, filename, header, body)
-    SELECT 'SGF', 'FF4-Go', 'go', 'indexed', sha256(convert_to($3 || n, 'UTF8')), octet_length($3) + length(n::text),
-           'application/x-go-sgf', 'bench-' || n || '.sgf', 'root of game ' || n, 'moves of game ' || n
+  WITH format AS (
+    INSERT INTO formats (publisher, version, media_type) VALUES ('SGF', 'FF4-Go', 'application/x-go-sgf')
+    ON CONFLICT ON CONSTRAINT formats_publisher_version DO UPDATE SET media_type = formats.media_type RETURNING id
+  ), inserted AS (
+    INSERT INTO games (format_id, family_id, indexed, sha256, size, filename, header, body)
+    SELECT (SELECT id FROM format), (SELECT id FROM families WHERE name = 'go'), true, sha256(convert_to($3 || n, 'UTF8')), octet_length($3) + length(n::text),
+           'bench-' || n || '.sgf', 'root of game ' || n, 'moves of game ' || n
     FROM generate_series($1::int, $2::int) AS n
     RETURNING id
   ), files AS (

@@ -48,8 +48,11 @@ interface SearchKind {
   make(): { query: string; filters: GameFilters; where: string; order?: string; params: unknown[] };
 }
 
-const SUMMARY = `g.id, g.publisher, g.version, g.family, g.status, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size, g.media_type, g.filename,
-  g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details, a.board_width, a.board_height, a.date_played, a.event, a.rules`;
+const SUMMARY = `g.id, fm.publisher, fm.version, fa.name AS family, g.indexed, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details, a.board_width, a.board_height, a.date_played, a.event, a.rules`;
+
+/** The lookups naming a game's format and family. */
+const NAMES = 'LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id';
 
 const KINDS: SearchKind[] = [
   { name: 'newest first (no filter)', make: () => ({ query: '', filters: {}, where: 'true', params: [] }) },
@@ -98,14 +101,14 @@ const KINDS: SearchKind[] = [
       return { query: `filename=${name}`, filters: { filename: name }, where: 'g.filename = $1', params: [name] };
     },
   },
-  { name: 'status=stored', make: () => ({ query: 'status=stored', filters: { status: 'stored' }, where: `g.status = 'stored'`, params: [] }) },
+  { name: 'status=stored', make: () => ({ query: 'status=stored', filters: { status: 'stored' }, where: `NOT g.indexed`, params: [] }) },
   {
     name: 'family=go & consistent=false',
-    make: () => ({ query: 'family=go&consistent=false', filters: { family: 'go', consistent: false }, where: `g.family = 'go' AND a.consistent = false`, params: [] }),
+    make: () => ({ query: 'family=go&consistent=false', filters: { family: 'go', consistent: false }, where: `g.family_id = (SELECT id FROM families WHERE name = 'go') AND a.consistent = false`, params: [] }),
   },
   {
     name: 'publisher & version',
-    make: () => ({ query: 'publisher=BARS&version=1', filters: { publisher: 'BARS', version: '1' }, where: `g.publisher = 'BARS' AND g.version = '1'`, params: [] }),
+    make: () => ({ query: 'publisher=BARS&version=1', filters: { publisher: 'BARS', version: '1' }, where: `g.format_id = (SELECT id FROM formats WHERE publisher = 'BARS' AND version = '1')`, params: [] }),
   },
   {
     name: 'moves 100..120',
@@ -222,7 +225,7 @@ async function timeSearches(app: INestApplication, baseUrl: string, label: strin
   for (let i = 0; i < 200; i++) {
     await (await fetch(`${baseUrl}/games?limit=${PAGE}`)).arrayBuffer();
     await repository.search({}, PAGE + 1);
-    await db.query(`SELECT ${SUMMARY} FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ORDER BY g.id DESC LIMIT ${PAGE + 1}`);
+    await db.query(`SELECT ${SUMMARY} FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${NAMES} ORDER BY g.id DESC LIMIT ${PAGE + 1}`);
   }
   console.log(`search [${label}] at ${GAMES} games, ${SAMPLES} searches of each kind unless said (p50 / p95 ms):`);
   console.log(`  ${'search'.padEnd(40)} ${'HTTP'.padStart(13)} ${'archive SQL'.padStart(13)} ${'bare SQL'.padStart(13)}  goals`);
@@ -250,7 +253,7 @@ async function timeSearches(app: INestApplication, baseUrl: string, label: strin
       const timeBare = async () => {
         const began = performance.now();
         const rows: { id: string }[] = await db.query(
-          `SELECT ${SUMMARY} FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${search.where}
+          `SELECT ${SUMMARY} FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${NAMES} WHERE ${search.where}
            ORDER BY ${search.order ?? 'g.id DESC'} LIMIT ${PAGE + 1}`,
           search.params,
         );
@@ -292,6 +295,12 @@ async function seed(app: INestApplication, label: string): Promise<void> {
        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
   );
   for (const index of indexes) await db.query(`DROP INDEX ${index.name}`);
+  await db.query(
+    `INSERT INTO formats (publisher, version, media_type)
+     VALUES ('GoFans', '2.1', 'application/xml'), ('VK Dots', '1.0', 'text/plain; charset=utf-8'), ('BARS', '1', 'text/plain; charset=utf-8'),
+            ('ViaThinkSoft Peg Solitaire', '2', 'text/plain; charset=utf-8')
+     ON CONFLICT DO NOTHING`,
+  );
   for (let from = 1; from <= GAMES; from += BATCH) {
     await db.transaction((manager) => manager.query(SEED_SQL, [from, Math.min(GAMES, from + BATCH - 1), GAMES, new Date(SEEDED_AT), FIRST_NAMES, SURNAMES]));
   }
@@ -313,13 +322,14 @@ const SEED_SQL = `
            n % 33 = 0 AS stored
     FROM generate_series($1::int, $2::int) AS n
   ), inserted AS (
-    INSERT INTO games (publisher, version, family, status, status_reason, sha256, size, media_type, filename, uploaded_at, header_start, header_end, body_start, body_end)
-    SELECT CASE WHEN stored THEN NULL ELSE publisher END, CASE WHEN stored THEN NULL ELSE version END, CASE WHEN stored THEN NULL ELSE family END,
-           CASE WHEN stored THEN 'stored' ELSE 'indexed' END, CASE WHEN stored THEN 'text that no format plugin recognises' END,
-           sha256(convert_to('seed ' || n, 'UTF8')), 400 + n % 600, 'text/plain; charset=utf-8', 'game-' || n || '.txt',
+    INSERT INTO games (format_id, family_id, indexed, status_reason, sha256, size, media_type, filename, uploaded_at, header_start, header_end, body_start, body_end)
+    SELECT CASE WHEN NOT stored THEN (SELECT fm.id FROM formats fm WHERE fm.publisher = source.publisher AND fm.version = source.version) END,
+           CASE WHEN NOT stored THEN (SELECT fa.id FROM families fa WHERE fa.name = source.family) END,
+           NOT stored, CASE WHEN stored THEN 'text that no format plugin recognises' END,
+           sha256(convert_to('seed ' || n, 'UTF8')), 400 + n % 600, CASE WHEN stored THEN 'text/plain; charset=utf-8' END, 'game-' || n || '.txt',
            $4::timestamptz - make_interval(secs => $3::int - n), 0, 40, 41, 400
     FROM source
-    RETURNING id, family, status
+    RETURNING id, (SELECT fa.name FROM families fa WHERE fa.id = games.family_id) AS family, CASE WHEN indexed THEN 'indexed' ELSE 'stored' END AS status
   ), files AS (
     INSERT INTO game_files (game_id, raw) SELECT id, convert_to('seed ' || id, 'UTF8') FROM inserted
   ), analyses AS (

@@ -73,11 +73,11 @@ async function measure(label: string, settings: Record<string, string>, corpus: 
     const perGameTables = await existingTables(db, ['game_files', 'game_replays']);
     const ownExtra = perGameTables.map((table) => `coalesce((SELECT sum(pg_column_size(t.*) + 4) FROM ${table} t WHERE t.game_id = g.id), 0)`);
     const rows: { format: string; games: string; raw: number; own: number; analysis: number; players: number }[] = await db.query(
-      `SELECT g.publisher || ' ' || g.version AS format, count(*) AS games, avg(g.size)::float8 AS raw,
+      `SELECT fm.publisher || ' ' || fm.version AS format, count(*) AS games, avg(g.size)::float8 AS raw,
               avg(pg_column_size(g.*) + 4 ${ownExtra.map((sql) => `+ ${sql}`).join(' ')})::float8 AS own,
               avg(coalesce((SELECT sum(pg_column_size(a.*) + 4) FROM game_analyses a WHERE a.game_id = g.id), 0))::float8 AS analysis,
               avg(coalesce((SELECT sum(pg_column_size(p.*) + 4) FROM game_players p WHERE p.game_id = g.id), 0))::float8 AS players
-       FROM games g WHERE g.status = 'indexed' GROUP BY 1 ORDER BY 1`,
+       FROM games g JOIN formats fm ON fm.id = g.format_id WHERE g.indexed GROUP BY 1 ORDER BY 1`,
     );
     for (const row of rows) {
       const total = row.own + row.analysis + row.players;
@@ -89,7 +89,7 @@ async function measure(label: string, settings: Record<string, string>, corpus: 
     const [sizes]: { games: string; tables: string; indexes: string }[] = await db.query(
       `SELECT (SELECT count(*) FROM games) AS games,
               sum(pg_table_size(c.oid)) AS tables, sum(pg_indexes_size(c.oid)) AS indexes
-       FROM pg_class c WHERE c.relkind = 'r' AND c.relname IN ('games', 'game_files', 'game_analyses', 'game_players', 'game_replays')`,
+       FROM pg_class c WHERE c.relkind = 'r' AND c.relname IN ('games', 'game_files', 'game_analyses', 'game_players', 'game_replays', 'formats', 'families')`,
     );
     const games = Number(sizes.games);
     console.log(

@@ -41,19 +41,54 @@ export interface ExportKey {
 export type Query = (sql: string, params?: unknown[]) => Promise<any>;
 
 /**
- * A game's bytes: its own copy in `game_files`, or its range of a kept multi-game file (`f` is
- * `game_files`, `u` is `uploads`, both joined to `games g`).
+ * Files of at most this many bytes keep them in the games row (`games.raw`, checked by the table):
+ * a row of their own in game_files would cost about 40 bytes more. Larger ones live in game_files.
  */
-const RAW = `coalesce(f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start))`;
-const RAW_SOURCES = `LEFT JOIN game_files f ON f.game_id = g.id LEFT JOIN uploads u ON u.id = g.upload_id`;
+export const INLINE_RAW_MAX = 256;
+
+/**
+ * A game's bytes: in its row (small files), its own copy in `game_files`, or its range of a kept
+ * multi-game file (`f` is `game_files`, `u` is `uploads`, both joined to `games g`).
+ */
+const RAW = `coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start))`;
+const RAW_SOURCES = `LEFT JOIN game_files f ON f.game_id = g.id AND g.raw IS NULL LEFT JOIN uploads u ON u.id = g.upload_id`;
+
+/** The lookups naming a game's format (`fm`) and family (`fa`). */
+const NAME_SOURCES = `LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id`;
+
+/** Publisher, version, family, status and media type by their names, from the row's ids and the lookups. */
+const NAMED_COLUMNS = `fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type`;
 
 const SUMMARY_COLUMNS = `
-  g.id, g.publisher, g.version, g.family, g.status, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size, g.media_type,
+  g.id, ${NAMED_COLUMNS}, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin`;
 
 /** A game's bytes and what serving them needs. */
-const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.media_type, g.filename, g.publisher, g.version, g.status`;
+const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, ${NAMED_COLUMNS}`;
+
+/**
+ * CTEs giving the `formats` row of a reading as `format` (id, usual media type), from the publisher,
+ * version and media type parameters named: the row there is, or a new one whose usual media type is
+ * this game's. Nothing is written when the row exists; a racing insert of the same new format is met
+ * by DO UPDATE, which returns the other's row where DO NOTHING would return none.
+ */
+function formatRow(publisher: string, version: string, mediaType: string): string {
+  return `known_format AS (
+         SELECT id, media_type FROM formats WHERE publisher = ${publisher}::text AND version IS NOT DISTINCT FROM ${version}::text
+       ), new_format AS (
+         INSERT INTO formats (publisher, version, media_type)
+         SELECT ${publisher}, ${version}, ${mediaType} WHERE ${publisher}::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM known_format)
+         ON CONFLICT ON CONSTRAINT formats_publisher_version DO UPDATE SET media_type = formats.media_type
+         RETURNING id, media_type
+       ), format AS (
+         SELECT id, media_type FROM known_format UNION ALL SELECT id, media_type FROM new_format
+       )`;
+}
+
+/** The media type a games row keeps: NULL when it is its format's usual one (CTE `format`). */
+const keptMediaType = (mediaType: string): string => `CASE WHEN ${mediaType}::text = (SELECT media_type FROM format) THEN NULL ELSE ${mediaType}::text END`;
 
 /** The upload time to the microsecond (a JavaScript date keeps milliseconds), for search cursors. */
 const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key`;
@@ -75,27 +110,31 @@ export class GamesRepository {
    */
   async insert(game: NewGame, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<{ id: number; uploadedAt: Date; created: true } | { created: false }> {
     const { record, inUpload } = game;
+    const bytes = game.file.bytes;
+    const inline = !inUpload && bytes.length <= INLINE_RAW_MAX;
     const rows: { id: string; uploaded_at: Date }[] = await query(
-      `WITH game AS (
-         INSERT INTO games (publisher, version, header, body, header_start, header_end, body_start, body_end, family, status, status_reason,
-                            sha256, size, media_type, filename, upload_id, upload_start, upload_end)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, decode($12, 'hex'), $13, $14, $15, $16, $17, $18)
+      `WITH ${formatRow('$1', '$2', '$14')}, game AS (
+         INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
+         SELECT (SELECT id FROM format), $3, $4, $5, $6, $7, $8, (SELECT id FROM families WHERE name = $9), $10, $11,
+                decode($12, 'hex'), $13, ${keptMediaType('$14')}, $15, $16, $17, $18, $19
          ON CONFLICT (sha256) DO NOTHING
          RETURNING id, uploaded_at
        ), file AS (
-         INSERT INTO game_files (game_id, raw) SELECT id, $19 FROM game WHERE $19::bytea IS NOT NULL
-       ), ${indexRowsFrom('game', 20)}
+         INSERT INTO game_files (game_id, raw) SELECT id, $20 FROM game WHERE $20::bytea IS NOT NULL
+       ), ${indexRowsFrom('game', 21)}
        SELECT id, uploaded_at FROM game`,
       [
         ...gameColumns(record),
         game.sha256,
-        game.file.bytes.length,
+        bytes.length,
         game.mediaType,
         game.filename,
         inUpload?.uploadId ?? null,
         inUpload?.start ?? null,
         inUpload?.end ?? null,
-        inUpload ? null : game.file.bytes,
+        inline ? bytes : null,
+        inUpload || inline ? null : bytes,
         ...indexRowParams(record),
       ],
     );
@@ -111,8 +150,9 @@ export class GamesRepository {
   async replaceReading(id: GameId, record: ReadResult, mediaType: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const updated: { id: string }[] = await manager.query(
-        `UPDATE games SET publisher = $2, version = $3, header = $4, body = $5, header_start = $6, header_end = $7, body_start = $8, body_end = $9,
-                          family = $10, status = $11, status_reason = $12, media_type = $13
+        `WITH ${formatRow('$2', '$3', '$13')}
+         UPDATE games SET format_id = (SELECT id FROM format), header = $4, body = $5, header_start = $6, header_end = $7, body_start = $8, body_end = $9,
+                          family_id = (SELECT id FROM families WHERE name = $10), indexed = $11, status_reason = $12, media_type = ${keptMediaType('$13')}
          WHERE id = $1 RETURNING id`,
         [id, ...gameColumns(record), mediaType],
       );
@@ -150,7 +190,7 @@ export class GamesRepository {
       `SELECT ${SUMMARY_COLUMNS},
               coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
               coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
-       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw) r
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES} ${RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw) r
        WHERE g.id = ANY($1::bigint[])`,
       [ids],
     );
@@ -159,14 +199,14 @@ export class GamesRepository {
   }
 
   async findRaw(id: GameId): Promise<RawGame | undefined> {
-    const rows = await this.dataSource.query(`SELECT ${RAW_COLUMNS} FROM games g ${RAW_SOURCES} WHERE g.id = $1`, [id]);
+    const rows = await this.dataSource.query(`SELECT ${RAW_COLUMNS} FROM games g ${NAME_SOURCES} ${RAW_SOURCES} WHERE g.id = $1`, [id]);
     return rows.length === 0 ? undefined : toRaw(rows[0]);
   }
 
   /** Stored files with what an export lists beside them (family, upload time, players); in no particular order, missing ids left out. */
   async filesOf(ids: readonly number[]): Promise<ExportedFile[]> {
     const rows = await this.dataSource.query(
-      `SELECT g.id, g.family, g.uploaded_at, ${RAW_COLUMNS} FROM games g ${RAW_SOURCES} WHERE g.id = ANY($1::bigint[])`,
+      `SELECT g.id, g.uploaded_at, ${RAW_COLUMNS} FROM games g ${NAME_SOURCES} ${RAW_SOURCES} WHERE g.id = ANY($1::bigint[])`,
       [ids],
     );
     const players = await this.playersOf(rows.map((row: { id: string }) => Number(row.id)));
@@ -215,7 +255,7 @@ export class GamesRepository {
     };
     const rows = await this.dataSource.query(
       `SELECT ${SUMMARY_COLUMNS}, ${UPLOADED_KEY}
-       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY ${orderOf(filters)}
        LIMIT ${param(limit)}`,
@@ -370,10 +410,16 @@ function whereClause(filters: GameFilters, pageSize?: number): { where: string[]
   if (filters.rating !== undefined) where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE lower(p.rating) = lower(${param(filters.rating)}))`);
   if (filters.movesMin !== undefined) where.push(`a.move_count >= ${param(filters.movesMin)}`);
   if (filters.movesMax !== undefined) where.push(`a.move_count <= ${param(filters.movesMax)}`);
-  if (filters.publisher !== undefined) where.push(`g.publisher = ${param(filters.publisher)}`);
-  if (filters.version !== undefined) where.push(`g.version = ${param(filters.version)}`);
-  if (filters.family !== undefined) where.push(`g.family = ${param(filters.family)}`);
-  if (filters.status !== undefined) where.push(`g.status = ${param(filters.status)}`);
+  if (filters.publisher !== undefined && filters.version !== undefined) {
+    // One format: its games in id order straight from games_format_id.
+    where.push(`g.format_id = (SELECT id FROM formats WHERE publisher = ${param(filters.publisher)} AND version = ${param(filters.version)})`);
+  } else if (filters.publisher !== undefined) {
+    where.push(`g.format_id IN (SELECT id FROM formats WHERE publisher = ${param(filters.publisher)})`);
+  } else if (filters.version !== undefined) {
+    where.push(`g.format_id IN (SELECT id FROM formats WHERE version = ${param(filters.version)})`);
+  }
+  if (filters.family !== undefined) where.push(`g.family_id = (SELECT id FROM families WHERE name = ${param(filters.family)})`);
+  if (filters.status !== undefined) where.push(filters.status === 'indexed' ? 'g.indexed' : 'NOT g.indexed');
   if (filters.consistent !== undefined) where.push(`a.consistent = ${param(filters.consistent)}`);
   if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
   if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
@@ -393,7 +439,7 @@ function whereClause(filters: GameFilters, pageSize?: number): { where: string[]
 
 /**
  * The GoFans columns and status of a reading: publisher, version, header and body (as text only
- * when they are not a slice of the bytes), their byte ranges, family, status, status_reason.
+ * when they are not a slice of the bytes), their byte ranges, family, indexed, status_reason.
  */
 function gameColumns(record: ReadResult): unknown[] {
   const { header, body } = record.spans;
@@ -407,7 +453,7 @@ function gameColumns(record: ReadResult): unknown[] {
     body?.start ?? null,
     body?.end ?? null,
     record.family,
-    record.analysis ? 'indexed' : 'stored',
+    Boolean(record.analysis),
     record.notIndexedReason ?? null,
   ];
 }

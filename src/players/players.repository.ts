@@ -52,9 +52,9 @@ export class PlayersRepository {
   /** How many of the player's games ended how, per family. */
   async outcomes(key: string): Promise<OutcomeCount[]> {
     const rows: { family: Family | null; outcome: PlayerOutcome | null; count: string }[] = await this.dataSource.query(
-      `SELECT g.family, p.outcome, count(*) AS count
-       FROM game_players p JOIN games g ON g.id = p.game_id
-       WHERE p.name_key = $1 GROUP BY g.family, p.outcome`,
+      `SELECT fa.name AS family, p.outcome, count(*) AS count
+       FROM game_players p JOIN games g ON g.id = p.game_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE p.name_key = $1 GROUP BY fa.name, p.outcome`,
       [key],
     );
     return rows.map((row) => ({ family: row.family, outcome: row.outcome, count: Number(row.count) }));
@@ -73,8 +73,9 @@ export class PlayersRepository {
   async games(key: string, beforeId: number | undefined, limit: number): Promise<PlayerGameRow[]> {
     const rows: { game_id: string; seat: number; outcome: PlayerOutcome | null; family: Family | null; publisher: string | null; result: string | null; uploaded_at: Date }[] =
       await this.dataSource.query(
-        `SELECT p.game_id, p.seat, p.outcome, g.family, g.publisher, a.result, g.uploaded_at
+        `SELECT p.game_id, p.seat, p.outcome, fa.name AS family, fm.publisher, a.result, g.uploaded_at
          FROM game_players p JOIN games g ON g.id = p.game_id LEFT JOIN game_analyses a ON a.game_id = p.game_id
+              LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
          WHERE p.name_key = $1 AND ($2::bigint IS NULL OR p.game_id < $2)
          ORDER BY p.game_id DESC, p.seat LIMIT $3`,
         [key, beforeId ?? null, limit],

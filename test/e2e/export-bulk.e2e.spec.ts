@@ -267,8 +267,8 @@ describe('bulk exports', () => {
       // 300 stored games of 200 kB each (60 MB): far more than the socket buffers hold.
       await db.query(
         `WITH g AS (
-           INSERT INTO games (status, status_reason, sha256, size, media_type, filename)
-           SELECT 'stored', 'bulk test', sha256(convert_to('bulk ' || n, 'UTF8')), 200000, 'application/octet-stream', 'bulk-' || n || '.bin'
+           INSERT INTO games (indexed, status_reason, sha256, size, media_type, filename)
+           SELECT false, 'bulk test', sha256(convert_to('bulk ' || n, 'UTF8')), 200000, 'application/octet-stream', 'bulk-' || n || '.bin'
            FROM generate_series(1, 300) AS n RETURNING id
          ) INSERT INTO game_files (game_id, raw) SELECT id, convert_to(repeat(id::text || ' ', 40000), 'UTF8')::bytea FROM g`,
       );

@@ -1,29 +1,27 @@
 import { Column, Entity } from 'typeorm';
-import type { Family } from '../../formats/plugin.js';
 import { bigintAsNumber } from './bigint-number.transformer.js';
 
 export type GameStatus = 'indexed' | 'stored';
 
 /**
- * One uploaded game file: the GoFans table columns (Header and Body as byte ranges of the file,
- * as text only when they are not a slice of it) and what identifies the bytes, kept in game_files.
+ * One uploaded game file: the GoFans table columns (the format as a `formats` id, Header and Body
+ * as byte ranges of the file, as text only when they are not a slice of it) and what identifies the
+ * bytes. A file of at most 256 bytes keeps them in `raw`; a larger one in game_files, or, when it
+ * came in a multi-game file, as its range of `uploads`. A NULL media type is the format's own.
  */
 @Entity('games')
 export class GameEntity {
   @Column({ type: 'bigint', primary: true, generated: 'identity', generatedIdentity: 'ALWAYS', transformer: bigintAsNumber })
   id: number;
 
-  @Column('text', { nullable: true })
-  publisher: string | null;
+  @Column('timestamptz', { name: 'uploaded_at' })
+  uploadedAt: Date;
 
-  @Column('text', { nullable: true })
-  version: string | null;
+  @Column('bigint', { name: 'upload_id', nullable: true, transformer: bigintAsNumber })
+  uploadId: number | null;
 
-  @Column('text', { nullable: true })
-  header: string | null;
-
-  @Column('text', { nullable: true })
-  body: string | null;
+  @Column('integer')
+  size: number;
 
   @Column('integer', { name: 'header_start', nullable: true })
   headerStart: number | null;
@@ -37,28 +35,45 @@ export class GameEntity {
   @Column('integer', { name: 'body_end', nullable: true })
   bodyEnd: number | null;
 
-  @Column('text', { nullable: true })
-  family: Family | null;
+  @Column('integer', { name: 'upload_start', nullable: true })
+  uploadStart: number | null;
 
-  @Column('text')
-  status: GameStatus;
+  @Column('integer', { name: 'upload_end', nullable: true })
+  uploadEnd: number | null;
 
-  @Column('text', { name: 'status_reason', nullable: true })
-  statusReason: string | null;
+  /** The `formats` row (publisher, version, usual media type); NULL when no plugin named a format. */
+  @Column('smallint', { name: 'format_id', nullable: true })
+  formatId: number | null;
+
+  /** The `families` row. */
+  @Column('smallint', { name: 'family_id', nullable: true })
+  familyId: number | null;
+
+  /** True when a plugin replayed the game (status `indexed`), false when the file is only stored. */
+  @Column('boolean')
+  indexed: boolean;
 
   /** The SHA-256 of the bytes (32 bytes; the API writes it in hex). */
   @Column('bytea')
   sha256: Buffer;
 
-  @Column('integer')
-  size: number;
-
-  @Column('text', { name: 'media_type' })
-  mediaType: string;
-
   @Column('text', { nullable: true })
   filename: string | null;
 
-  @Column('timestamptz', { name: 'uploaded_at' })
-  uploadedAt: Date;
+  /** NULL when it is the format's usual media type (`formats.media_type`). */
+  @Column('text', { name: 'media_type', nullable: true })
+  mediaType: string | null;
+
+  @Column('text', { name: 'status_reason', nullable: true })
+  statusReason: string | null;
+
+  @Column('text', { nullable: true })
+  header: string | null;
+
+  @Column('text', { nullable: true })
+  body: string | null;
+
+  /** The bytes of a file of at most 256 bytes. */
+  @Column('bytea', { nullable: true })
+  raw: Buffer | null;
 }
