@@ -66,7 +66,7 @@ async function timeBareSql(db: DataSource): Promise<number> {
   return performance.now() - started;
 }
 
-async function timeExport(url: string, accept: string): Promise<{ ms: number; bytes: number; peak: number; before: number }> {
+export async function timeExport(url: string, accept: string): Promise<{ ms: number; bytes: number; peak: number; before: number }> {
   globalThis.gc?.();
   const before = rssMb();
   let peak = before;

@@ -59,9 +59,12 @@ export class AnalysisPool {
     });
   }
 
-  /** Detects, parses, validates and replays an upload on an analysis thread. */
-  async read(file: UploadedFile, format?: string): Promise<ReadResult> {
-    const reply = (await this.run({ kind: 'read', ...this.fileTask(file), format })) as ReadReply;
+  /**
+   * Detects, parses, validates and replays an upload on an analysis thread. `withReplay: false`
+   * for a reading that is only stored: its `analysis.replay` comes back empty.
+   */
+  async read(file: UploadedFile, format?: string, { withReplay = true }: { withReplay?: boolean } = {}): Promise<ReadResult> {
+    const reply = (await this.run({ kind: 'read', ...this.fileTask(file), format, withReplay })) as ReadReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return reply.record;
   }
@@ -97,7 +100,7 @@ export class AnalysisPool {
   }
 
   private fileTask(file: UploadedFile) {
-    return { bytes: file.bytes, filename: file.filename, mediaType: file.mediaType, timeBudgetMs: this.options.budgetMs, limits: this.options.limits };
+    return { bytes: ownBytes(file.bytes), filename: file.filename, mediaType: file.mediaType, timeBudgetMs: this.options.budgetMs, limits: this.options.limits };
   }
 
   private async run(task: AnalysisTask): Promise<AnalysisReply> {
@@ -165,6 +168,14 @@ export class AnalysisPool {
     if (next) next();
     else this.running--;
   }
+}
+
+/**
+ * The bytes on a memory block of their own. A message to a thread copies a byte view's whole
+ * underlying block, not just the view: one game of a 20 MB collection would send 20 MB.
+ */
+function ownBytes(bytes: Buffer): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 function asFormatError(data: FormatErrorData): FormatError {

@@ -22,6 +22,11 @@ export interface ReadTask extends FileTask {
   readonly kind: 'read';
   /** `publisher/version` named by the uploader. */
   readonly format?: string;
+  /**
+   * False when the reading is to be stored: the replay (every ply with its details, often the
+   * largest part of a reading) is left out of the answer, since the archive makes it on request.
+   */
+  readonly withReplay?: boolean;
 }
 
 export interface RegenerateTask extends FileTask {

@@ -24,7 +24,9 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      return { ok: true, record: await reader.read(file, { ...request, format: task.format }) };
+      const record = await reader.read(file, { ...request, format: task.format });
+      if (task.withReplay !== false || !record.analysis) return { ok: true, record };
+      return { ok: true, record: { ...record, analysis: { ...record.analysis, replay: [] } } };
     }
     if (task.kind === 'split') return { ok: true, games: reader.split(file, { ...request, format: task.format }) };
     if (task.kind === 'convert') return { ok: true, file: await reader.convert(file, task, task.target, request) };

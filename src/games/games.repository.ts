@@ -69,26 +69,30 @@ const SUMMARY_COLUMNS = `
 const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, ${NAMED_COLUMNS}`;
 
 /**
- * CTEs giving the `formats` row of a reading as `format` (id, usual media type), from the publisher,
- * version and media type parameters named: the row there is, or a new one whose usual media type is
- * this game's. Nothing is written when the row exists; a racing insert of the same new format is met
- * by DO UPDATE, which returns the other's row where DO NOTHING would return none.
+ * CTEs giving as `format` (id, publisher, version, usual media type) the `formats` rows of the
+ * readings in CTE `src` (columns publisher, version, media_type): the rows there are, and new ones
+ * whose usual media type is their first game's. Nothing is written for a format that has its row; a
+ * racing insert of the same new format is met by DO UPDATE, which returns the other's row where DO
+ * NOTHING would return none (this statement's snapshot cannot see it).
  */
-function formatRow(publisher: string, version: string, mediaType: string): string {
-  return `known_format AS (
-         SELECT id, media_type FROM formats WHERE publisher = ${publisher}::text AND version IS NOT DISTINCT FROM ${version}::text
+function formatRows(src: string): string {
+  return `wanted AS (
+         SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM ${src} WHERE publisher IS NOT NULL
+       ), known_format AS (
+         SELECT f.id, f.publisher, f.version, f.media_type FROM formats f JOIN wanted w ON f.publisher = w.publisher AND f.version IS NOT DISTINCT FROM w.version
        ), new_format AS (
          INSERT INTO formats (publisher, version, media_type)
-         SELECT ${publisher}, ${version}, ${mediaType} WHERE ${publisher}::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM known_format)
+         SELECT w.publisher, w.version, w.media_type FROM wanted w
+         WHERE NOT EXISTS (SELECT 1 FROM known_format k WHERE k.publisher = w.publisher AND k.version IS NOT DISTINCT FROM w.version)
          ON CONFLICT ON CONSTRAINT formats_publisher_version DO UPDATE SET media_type = formats.media_type
-         RETURNING id, media_type
+         RETURNING id, publisher, version, media_type
        ), format AS (
-         SELECT id, media_type FROM known_format UNION ALL SELECT id, media_type FROM new_format
+         SELECT * FROM known_format UNION ALL SELECT * FROM new_format
        )`;
 }
 
-/** The media type a games row keeps: NULL when it is its format's usual one (CTE `format`). */
-const keptMediaType = (mediaType: string): string => `CASE WHEN ${mediaType}::text = (SELECT media_type FROM format) THEN NULL ELSE ${mediaType}::text END`;
+/** What {@link GamesRepository.insertMany} says of one game. */
+export type Inserted = { readonly id: number; readonly uploadedAt: Date; readonly created: true } | { readonly created: false };
 
 /** The upload time to the microsecond (a JavaScript date keeps milliseconds), for search cursors. */
 const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key`;
@@ -108,38 +112,70 @@ export class GamesRepository {
    * or not at all, in one round trip. When the same bytes were stored meanwhile (a racing upload), the unique
    * SHA-256 turns the insert into a no-op: `created: false`, and the caller reads the stored game.
    */
-  async insert(game: NewGame, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<{ id: number; uploadedAt: Date; created: true } | { created: false }> {
-    const { record, inUpload } = game;
-    const bytes = game.file.bytes;
-    const inline = !inUpload && bytes.length <= INLINE_RAW_MAX;
-    const rows: { id: string; uploaded_at: Date }[] = await query(
-      `WITH ${formatRow('$1', '$2', '$14')}, game AS (
+  async insert(game: NewGame, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted> {
+    return (await this.insertMany([game], query))[0];
+  }
+
+  /**
+   * Inserts games with their bytes and index rows in one statement (a collection's games a batch at
+   * a time): one result per game, in order. A game whose bytes the archive has, or an earlier game of
+   * the batch has, is not inserted (`created: false`); the caller finds the game that has them.
+   */
+  async insertMany(games: readonly NewGame[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted[]> {
+    const first = new Map<string, number>();
+    const batch = games.filter((game, index) => !first.has(game.sha256) && first.set(game.sha256, index));
+    if (batch.length === 0) return [];
+    const column = <T>(pick: (game: NewGame, bytes: Buffer) => T): T[] => batch.map((game) => pick(game, game.file.bytes));
+    const inline = (game: NewGame, bytes: Buffer) => !game.inUpload && bytes.length <= INLINE_RAW_MAX;
+    const readings = batch.map((game) => gameColumns(game.record));
+    const index = batch.map((game) => indexRowParams(game.record));
+    const rows: { id: string; sha256: string; uploaded_at: Date }[] = await query(
+      `WITH src AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::text[], $10::boolean[],
+                              $11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::bigint[], $17::int[], $18::int[], $19::bytea[], $20::bytea[],
+                              $21::jsonb[], $22::text[], $23::text[], $24::jsonb[])
+           WITH ORDINALITY AS s(publisher, version, header, body, header_start, header_end, body_start, body_end, family, indexed,
+                                status_reason, sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, file_raw,
+                                analysis, problems, details, players, i)
+       ), ${formatRows('src')}, game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
                             sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
-         SELECT (SELECT id FROM format), $3, $4, $5, $6, $7, $8, (SELECT id FROM families WHERE name = $9), $10, $11,
-                decode($12, 'hex'), $13, ${keptMediaType('$14')}, $15, $16, $17, $18, $19
+         SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
+                decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
+                s.upload_id, s.upload_start, s.upload_end, s.raw
+         FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
+              LEFT JOIN families fa ON fa.name = s.family
+         ORDER BY s.i
          ON CONFLICT (sha256) DO NOTHING
-         RETURNING id, uploaded_at
+         RETURNING id, sha256, uploaded_at
+       ), made AS (
+         SELECT g.id, s.file_raw, s.analysis, s.problems, s.details, s.players FROM game g JOIN src s ON decode(s.sha256, 'hex') = g.sha256
        ), file AS (
-         INSERT INTO game_files (game_id, raw) SELECT id, $20 FROM game WHERE $20::bytea IS NOT NULL
-       ), ${indexRowsFrom('game', 21)}
-       SELECT id, uploaded_at FROM game`,
+         INSERT INTO game_files (game_id, raw) SELECT id, file_raw FROM made WHERE file_raw IS NOT NULL
+       ), ${indexRowsFrom('made')}
+       SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
       [
-        ...gameColumns(record),
-        game.sha256,
-        bytes.length,
-        game.mediaType,
-        game.filename,
-        inUpload?.uploadId ?? null,
-        inUpload?.start ?? null,
-        inUpload?.end ?? null,
-        inline ? bytes : null,
-        inUpload || inline ? null : bytes,
-        ...indexRowParams(record),
+        ...Array.from({ length: 11 }, (_, k) => readings.map((reading) => reading[k])),
+        column((game) => game.sha256),
+        column((_, bytes) => bytes.length),
+        column((game) => game.mediaType),
+        column((game) => game.filename),
+        column((game) => game.inUpload?.uploadId ?? null),
+        column((game) => game.inUpload?.start ?? null),
+        column((game) => game.inUpload?.end ?? null),
+        column((game, bytes) => (inline(game, bytes) ? bytes : null)),
+        column((game, bytes) => (game.inUpload || inline(game, bytes) ? null : bytes)),
+        ...Array.from({ length: 4 }, (_, k) => index.map((params) => params[k])),
       ],
     );
-    // No row: the same bytes were stored meanwhile (a racing upload). The caller reads that game.
-    return rows.length > 0 ? { id: Number(rows[0].id), uploadedAt: rows[0].uploaded_at, created: true } : { created: false };
+    // A game without a row: its bytes were stored meanwhile (a racing upload), or earlier in the batch.
+    const made = new Map(rows.map((row) => [row.sha256, row]));
+    return games.map((game, index) => {
+      const row = made.get(game.sha256);
+      return row !== undefined && first.get(game.sha256) === index
+        ? { id: Number(row.id), uploadedAt: row.uploaded_at, created: true }
+        : { created: false };
+    });
   }
 
   /**
@@ -150,9 +186,10 @@ export class GamesRepository {
   async replaceReading(id: GameId, record: ReadResult, mediaType: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const updated: { id: string }[] = await manager.query(
-        `WITH ${formatRow('$2', '$3', '$13')}
+        `WITH src AS (SELECT $2::text AS publisher, $3::text AS version, $13::text AS media_type), ${formatRows('src')}
          UPDATE games SET format_id = (SELECT id FROM format), header = $4, body = $5, header_start = $6, header_end = $7, body_start = $8, body_end = $9,
-                          family_id = (SELECT id FROM families WHERE name = $10), indexed = $11, status_reason = $12, media_type = ${keptMediaType('$13')}
+                          family_id = (SELECT id FROM families WHERE name = $10), indexed = $11, status_reason = $12,
+                          media_type = CASE WHEN $13 = (SELECT media_type FROM format) THEN NULL ELSE $13 END
          WHERE id = $1 RETURNING id`,
         [id, ...gameColumns(record), mediaType],
       );
@@ -161,7 +198,11 @@ export class GamesRepository {
         `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1) DELETE FROM game_players WHERE game_id = $1`,
         [id],
       );
-      await manager.query(`WITH game AS (SELECT $1::bigint AS id), ${indexRowsFrom('game', 2)} SELECT 1`, [id, ...indexRowParams(record)]);
+      await manager.query(
+        `WITH made AS (SELECT $1::bigint AS id, $2::jsonb AS analysis, $3::text AS problems, $4::text AS details, $5::jsonb AS players), ${indexRowsFrom('made')}
+         SELECT 1`,
+        [id, ...indexRowParams(record)],
+      );
       return true;
     });
   }
@@ -484,27 +525,27 @@ function indexRowParams(record: ReadResult): unknown[] {
 }
 
 /**
- * CTEs inserting the index rows for the game(s) of CTE `game` from the four JSON parameters
- * starting at `$first` (see {@link indexRowParams}).
+ * CTEs inserting the index rows of the games of CTE `made` (columns `id`, and `analysis`, `problems`,
+ * `details`, `players` as {@link indexRowParams} writes them).
  */
-function indexRowsFrom(game: string, first: number): string {
-  const [a, problems, details, p] = [`$${first}::jsonb`, `$${first + 1}::json`, `$${first + 2}::json`, `$${first + 3}::jsonb`];
+function indexRowsFrom(made: string): string {
   return `analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
-         SELECT id, a."moveCount", a.result, a.legal, a.consistent, ${problems}, ${details},
+         SELECT m.id, a."moveCount", a.result, a.legal, a.consistent, m.problems::json, m.details::json,
                 a."boardWidth", a."boardHeight", a."datePlayed", a.event, a."eventKey", a.rules, a.ending, a.margin
-         FROM ${game}, jsonb_to_record(${a}) AS a("moveCount" int, result text, legal boolean, consistent boolean,
+         FROM ${made} m, jsonb_to_record(m.analysis) AS a("moveCount" int, result text, legal boolean, consistent boolean,
               "boardWidth" int, "boardHeight" int, "datePlayed" date, event text, "eventKey" text, rules text, ending text, margin double precision)
-         WHERE ${a} IS NOT NULL
+         WHERE m.analysis IS NOT NULL
        ), players AS (
          INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome, rating)
-         SELECT id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
-         FROM ${game}, jsonb_to_recordset(${p}) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
+         SELECT m.id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
+         FROM ${made} m, jsonb_to_recordset(m.players) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
               "declaredPoints" double precision, points double precision, captures int, outcome text, rating text)
        ), names AS (
          INSERT INTO player_names (name_key)
-         SELECT DISTINCT p."nameKey" FROM jsonb_to_recordset(${p}) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
+         SELECT DISTINCT p."nameKey" FROM ${made} m, jsonb_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
+         ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        )`;
 }

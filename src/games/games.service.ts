@@ -47,7 +47,7 @@ export class GamesService {
     if (known) return { game: known, created: false };
 
     const upload = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
-    const record = await this.analysis.read(upload, query.format).catch((error: unknown) => {
+    const record = await this.analysis.read(upload, query.format, { withReplay: false }).catch((error: unknown) => {
       if (error instanceof FormatError && error.code === 'upload.collection') {
         throw new ProblemException(422, 'upload.collection', `${error.message}: POST it to /uploads, which keeps the file whole and stores each of its games`);
       }
@@ -179,7 +179,7 @@ export class GamesService {
    */
   async reindex(id: GameId, format?: string): Promise<GameDto> {
     const raw = await this.raw(id);
-    const record = await this.analysis.read(storedFile(raw), format);
+    const record = await this.analysis.read(storedFile(raw), format, { withReplay: false });
     const mediaType = this.reader.mediaTypeFor(raw.mediaType, record);
     if (!(await this.games.replaceReading(id, record, mediaType))) throw notFound(id);
     return this.get(id);

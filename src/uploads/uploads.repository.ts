@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { GamesRepository } from '../games/games.repository.js';
-import type { NewGame } from '../games/games.repository.js';
+import type { Inserted, NewGame, Query } from '../games/games.repository.js';
 import type { UploadGameOutcome } from './dto/upload.dto.js';
+
+/** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
+const INSERT_BATCH = 500;
 
 /** A kept file as stored: its columns and its games in file order. */
 export interface UploadView {
@@ -125,6 +128,16 @@ export class UploadsRepository {
    * bytes another game has (stored meanwhile, or earlier in the same file) becomes a duplicate of it.
    * Undefined when the same file was kept meanwhile (a racing upload): the caller reads that one.
    */
+  /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
+  async idsBySha256(sha256s: readonly string[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Map<string, number>> {
+    if (sha256s.length === 0) return new Map();
+    const rows: { sha256: string; id: string }[] = await query(
+      `SELECT encode(sha256, 'hex') AS sha256, id FROM games WHERE sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h)`,
+      [sha256s],
+    );
+    return new Map(rows.map((row) => [row.sha256, Number(row.id)]));
+  }
+
   async insert(upload: NewUpload, within?: WithinUpload): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const query = (sql: string, params?: unknown[]) => manager.query(sql, params);
@@ -136,18 +149,23 @@ export class UploadsRepository {
       if (kept.length === 0) return undefined;
       const uploadId = Number(kept[0].id);
       const entries: { start: number; end: number; outcome: UploadGameOutcome; gameId: number }[] = [];
+      const fresh = upload.games.flatMap((entry) => ('game' in entry ? [{ ...entry.game, inUpload: { uploadId, start: entry.start, end: entry.end } }] : []));
+      const inserted: Inserted[] = [];
+      for (let from = 0; from < fresh.length; from += INSERT_BATCH) inserted.push(...(await this.games.insertMany(fresh.slice(from, from + INSERT_BATCH), query)));
+      // Games not inserted have bytes the archive has (stored meanwhile, or earlier in this file): duplicates of that game.
+      const twins = await this.idsBySha256(
+        fresh.filter((_, index) => !inserted[index].created).map((game) => game.sha256),
+        query,
+      );
+      let next = 0;
       for (const entry of upload.games) {
         if ('duplicateOf' in entry) {
           entries.push({ start: entry.start, end: entry.end, outcome: 'duplicate', gameId: entry.duplicateOf });
           continue;
         }
-        const stored = await this.games.insert({ ...entry.game, inUpload: { uploadId, start: entry.start, end: entry.end } }, query);
-        if (stored.created) {
-          entries.push({ start: entry.start, end: entry.end, outcome: entry.game.record.analysis ? 'indexed' : 'stored', gameId: stored.id });
-          continue;
-        }
-        const twin: { id: string }[] = await query(`SELECT id FROM games WHERE sha256 = decode($1, 'hex')`, [entry.game.sha256]);
-        entries.push({ start: entry.start, end: entry.end, outcome: 'duplicate', gameId: Number(twin[0].id) });
+        const stored = inserted[next++];
+        if (stored.created) entries.push({ start: entry.start, end: entry.end, outcome: entry.game.record.analysis ? 'indexed' : 'stored', gameId: stored.id });
+        else entries.push({ start: entry.start, end: entry.end, outcome: 'duplicate', gameId: twins.get(entry.game.sha256)! });
       }
       await query(
         `INSERT INTO upload_games (upload_id, position, start_offset, end_offset, outcome, game_id)

@@ -7,7 +7,6 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { GameSlice } from '../formats/plugin.js';
 import type { GameId } from '../games/game-id.pipe.js';
-import { GamesRepository } from '../games/games.repository.js';
 import type { UploadGameQuery } from '../games/dto/upload-game.query.js';
 import { sha256Hex, uploadFilename } from '../games/upload-body.js';
 import type { ReceivedFile } from '../games/upload-body.js';
@@ -24,7 +23,6 @@ import type { NewUploadGame, UploadView, WithinUpload } from './uploads.reposito
 export class UploadsService {
   constructor(
     private readonly uploads: UploadsRepository,
-    private readonly games: GamesRepository,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -83,14 +81,16 @@ export class UploadsService {
    */
   private async readAll(file: ReceivedFile, filename: string | null, slices: readonly GameSlice[], format: string | undefined): Promise<NewUploadGame[]> {
     const games: NewUploadGame[] = new Array(slices.length);
+    const hashes = slices.map(({ start, end }) => sha256Hex(file.bytes.subarray(start, end)));
+    const known = await this.uploads.idsBySha256(hashes);
     let next = 0;
     const work = async () => {
       while (next < slices.length) {
         const index = next++;
         const { start, end } = slices[index];
         const bytes = file.bytes.subarray(start, end);
-        const sha256 = sha256Hex(bytes);
-        const duplicateOf = await this.games.findIdBySha256(sha256);
+        const sha256 = hashes[index];
+        const duplicateOf = known.get(sha256);
         if (duplicateOf !== undefined) {
           games[index] = { start, end, duplicateOf };
           continue;
@@ -98,7 +98,7 @@ export class UploadsService {
         const single = { bytes, mediaType: file.mediaType, filename: filename ?? undefined };
         let record: ReadResult;
         try {
-          record = await this.analysis.read(single, format);
+          record = await this.analysis.read(single, format, { withReplay: false });
         } catch (error) {
           if (!(error instanceof FormatError) || slices.length === 1) throw error;
           record = unreadable(`game ${index + 1} of the file (bytes ${start}–${end}) could not be read: ${error.message}`);

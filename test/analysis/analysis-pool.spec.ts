@@ -36,6 +36,33 @@ describe('AnalysisPool', () => {
     }
   });
 
+  it('reads a slice of a large file from the slice alone, and leaves the replay out when asked', async () => {
+    const analysis = pool();
+    // The board sits in the middle of 64 MB: a thread message copies a view's whole memory block, so
+    // the slice must travel on its own; spied on at the thread pool's door.
+    const large = Buffer.alloc(64 * 1024 * 1024, 0x20);
+    ENGLISH_BOARD.copy(large, 1000);
+    const slice = large.subarray(1000, 1000 + ENGLISH_BOARD.length);
+    const sent: number[] = [];
+    const piscina = (analysis as unknown as { piscina: { run: (task: { bytes: Uint8Array }) => Promise<unknown> } }).piscina;
+    const run = piscina.run.bind(piscina);
+    piscina.run = (task, ...rest) => {
+      sent.push(task.bytes.buffer.byteLength);
+      return (run as (...args: unknown[]) => Promise<unknown>)(task, ...rest);
+    };
+    try {
+      const full = await analysis.read({ bytes: slice });
+      const stored = await analysis.read({ bytes: slice }, undefined, { withReplay: false });
+      expect(sent).toEqual([ENGLISH_BOARD.length, ENGLISH_BOARD.length]);
+      // 31 jumps solve the English board; a reading to store keeps everything but the plies.
+      expect(full.analysis?.replay).toHaveLength(31);
+      expect(stored.analysis?.replay).toEqual([]);
+      expect({ ...stored.analysis, replay: undefined }).toEqual({ ...full.analysis, replay: undefined });
+    } finally {
+      await analysis.close();
+    }
+  });
+
   it('keeps the event loop free while a heavy board is solved', async () => {
     const analysis = pool({ budgetMs: 1500 });
     let ticks = 0;

@@ -100,6 +100,19 @@ describe('uploads of many games', () => {
     expect(game.players.map((player: { name: string }) => player.name)).toEqual(['Ann', 'Bob']);
   });
 
+  it('stores a game written twice in one file once, the second time as a duplicate of the first', async () => {
+    const game = '(;GM[1]FF[4]SZ[9]PB[Eve]PW[Fay]RE[B+R];B[dd];W[ff];B[ee])';
+    const other = '(;GM[1]FF[4]SZ[9]PB[Gus]PW[Hal]RE[W+R];B[aa])';
+    const text = `${game}\n${other}\n${game}\n`;
+    const { upload } = await send(text, 'twice.sgf');
+    expect(upload.games.map((entry: { outcome: string }) => entry.outcome)).toEqual(['indexed', 'indexed', 'duplicate']);
+    expect(upload.games[2].gameId).toBe(upload.games[0].gameId);
+    // Both copies are the same bytes; the game keeps the first copy's range.
+    expect(await raw(`/games/${upload.games[0].gameId}/raw`)).toEqual(Buffer.from(game));
+    expect(upload.games[0].start).toBe(0);
+    expect((await json('/games?limit=100&filename=twice.sgf')).items).toHaveLength(2);
+  });
+
   it('refuses a collection sent as one game, storing nothing', async () => {
     const before = (await json('/games?limit=100')).items.length;
     // The first two games: up to the third game's first tag.
