@@ -10,6 +10,7 @@ COPY tsconfig.json tsconfig.build.json tsconfig.cli.json nest-cli.json ./
 # The command-line tool's client is generated from the spec at build time.
 COPY openapi openapi
 COPY src src
+COPY web web
 COPY migrations migrations
 COPY scripts scripts
 COPY bench bench
@@ -18,6 +19,8 @@ RUN npm run build && npm prune --omit=dev
 
 # Run: non-root, migrations run at start-up before the server listens.
 FROM node:20-bookworm-slim
+# A font for the text of PNG board pictures (coordinates, captions).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -12,6 +12,7 @@ import { guardHttpServer, rateLimits } from './common/http-guards.js';
 import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { refuseControlCharacters } from './common/text-parameters.middleware.js';
+import { serveViewer } from './common/viewer.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
 /**
@@ -42,6 +43,7 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
   app.use(accessLog(logger));
   for (const limiter of rateLimits(config)) app.use(limiter);
   app.use(refuseControlCharacters);
+  serveViewer(app);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();

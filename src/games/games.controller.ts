@@ -200,19 +200,20 @@ export class GamesController {
   @GameIdParam()
   @ApiOperation({
     operationId: 'drawBoard',
-    summary: 'The board after a ply, as an SVG picture',
+    summary: 'The board after a ply, as an SVG or PNG picture',
     description:
       'Go: grid, star points, coordinates, stones, the last move and the captures so far. Dots: the field, dots in the ' +
       "players' colours, closed surrounds, captured dots crossed, enclosed empty points shaded. Russian draughts: men, " +
       'kings, the last move and the pieces it took. Peg solitaire: slots, stones, targets, the last jump. Self-contained ' +
-      'SVG whose `<title>` names the game and ply. PNG is not offered.',
+      'SVG whose `<title>` names the game and ply. `format=png` draws the same picture as PNG (same path), for places ' +
+      'that show no SVG (chat and forum embeds); its text needs a font on the server, without one it has no coordinates.',
   })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a picture the client has: 304 when it matches.' })
   @ApiOkResponse({
     description: 'The picture.',
-    content: { 'image/svg+xml': { schema: { type: 'string' } } },
+    content: { 'image/svg+xml': { schema: { type: 'string' } }, 'image/png': { schema: binary } },
     headers: {
-      ETag: header('A strong tag of the game, the ply and the options.'),
+      ETag: header('A strong tag of the game, the ply and the options (the format included: the PNG has a tag of its own).'),
       'Cache-Control': header('`public, max-age=86400`.'),
     },
   })
@@ -226,11 +227,12 @@ export class GamesController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() response: Response,
   ): Promise<void> {
-    const { etag, svg } = await this.games.boardPicture(id, query, ifNoneMatch);
+    const { etag, picture } = await this.games.boardPicture(id, query, ifNoneMatch);
     response.setHeader('ETag', etag);
     response.setHeader('Cache-Control', 'public, max-age=86400');
-    if (svg === null) response.status(304).end();
-    else response.setHeader('Content-Type', 'image/svg+xml; charset=utf-8').status(200).end(svg);
+    if (picture === null) response.status(304).end();
+    else if (typeof picture === 'string') response.setHeader('Content-Type', 'image/svg+xml; charset=utf-8').status(200).end(picture);
+    else response.setHeader('Content-Type', 'image/png').status(200).end(picture);
   }
 
   @Post(':id/reindex')

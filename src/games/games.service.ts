@@ -16,6 +16,7 @@ import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
 import type { BoardPictureQuery } from './dto/board-picture.query.js';
 import { DEFAULT_SIZE, RENDER_VERSION, renderBoard } from '../render/index.js';
+import { svgToPng } from '../render/png.js';
 import type { SearchGamesQuery } from './dto/search-games.query.js';
 import type { UploadGameQuery } from './dto/upload-game.query.js';
 import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
@@ -121,17 +122,19 @@ export class GamesService {
   /**
    * The board after a ply as SVG, drawn from a replay made on request (as {@link replay} does). The
    * ETag names the bytes, the plugin that read them, the drawing code and the options, so it is known
-   * before replaying: `svg` is null when `ifNoneMatch` already names it (304).
+   * before replaying: `picture` is null when `ifNoneMatch` already names it (304). A PNG is the same SVG drawn as pixels.
    */
-  async boardPicture(id: GameId, query: BoardPictureQuery, ifNoneMatch?: string): Promise<{ etag: string; svg: string | null }> {
+  async boardPicture(id: GameId, query: BoardPictureQuery, ifNoneMatch?: string): Promise<{ etag: string; picture: string | Buffer | null }> {
     const raw = await this.raw(id);
     if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
       throw notIndexed(`game ${id} is stored but not indexed: there is no position to draw`);
     }
     const options = { size: query.size ?? DEFAULT_SIZE, coordinates: query.coordinates ?? true, orientation: query.orientation ?? null };
-    const tag = [raw.sha256, raw.publisher, raw.version, RENDER_VERSION, query.ply ?? 'final', options.size, options.coordinates, options.orientation ?? 'usual'].join('\n');
+    const format = query.format ?? 'svg';
+    // The format is part of the tag: a cache holding the SVG must not take it for the PNG.
+    const tag = [raw.sha256, raw.publisher, raw.version, RENDER_VERSION, query.ply ?? 'final', options.size, options.coordinates, options.orientation ?? 'usual', format].join('\n');
     const etag = `"board-${createHash('sha256').update(tag).digest('hex').slice(0, 32)}"`;
-    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { etag, svg: null };
+    if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { etag, picture: null };
     const { record } = await this.replayed(id, raw);
     const analysis = record.analysis!;
     const ply = query.ply ?? analysis.replay.length;
@@ -142,7 +145,7 @@ export class GamesService {
     const title = `Game ${id}${names ? ` (${names})` : ''}, ${record.family}: position after ply ${ply} of ${analysis.replay.length}`;
     const svg = renderBoard(record.family!, analysis, ply, options, title);
     if (svg === null) throw notIndexed(`game ${id}: ${raw.publisher} ${raw.version} does not give the position after ply ${ply}: re-index it`);
-    return { etag, svg };
+    return { etag, picture: format === 'png' ? await svgToPng(svg) : svg };
   }
 
   /** A stored, indexed game read again by the plugin that indexed it (409 when it no longer reads or replays). */

@@ -47,8 +47,33 @@ describe('board pictures', () => {
     expect((await picture(go, '?ply=2&size=201')).headers.get('etag')).not.toBe(etag);
   });
 
+  it('draws the same picture as PNG on request, with a tag of its own', async () => {
+    const svg = await picture(go, '?ply=2&size=200');
+    const answer = await picture(go, '?ply=2&size=200&format=png');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await answer.arrayBuffer());
+    // The PNG signature (RFC 2083 §3.1), then the IHDR chunk: length 13, type, width and height big-endian.
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
+    expect(png.readUInt32BE(16)).toBe(200);
+    // As high as the SVG says it is (the board and its caption line).
+    const svgHeight = Number(/<svg[^>]* height="(\d+)"/.exec(await svg.text())![1]);
+    expect(svgHeight).toBeGreaterThan(200);
+    expect(png.readUInt32BE(20)).toBe(svgHeight);
+    const etag = answer.headers.get('etag')!;
+    expect(etag).toMatch(/^"board-[0-9a-f]+"$/);
+    expect(etag).not.toBe(svg.headers.get('etag'));
+    const again = await picture(go, '?ply=2&size=200&format=png', { 'If-None-Match': etag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    // The SVG's tag is not the PNG's: a client holding the SVG gets the PNG in full.
+    expect((await picture(go, '?ply=2&size=200&format=png', { 'If-None-Match': svg.headers.get('etag')! })).status).toBe(200);
+    expect((await picture(go, '?format=svg')).headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+  });
+
   it('refuses a ply past the end, a bad size or orientation with 400', async () => {
-    for (const query of ['?ply=4', '?ply=-1', '?size=10', '?size=5000', '?orientation=red', '?coordinates=maybe']) {
+    for (const query of ['?ply=4', '?ply=-1', '?size=10', '?size=5000', '?orientation=red', '?coordinates=maybe', '?format=gif']) {
       const answer = await picture(go, query);
       expect([query, answer.status]).toEqual([query, 400]);
       expect(((await answer.json()) as { code: string }).code).toBe('request.invalid');

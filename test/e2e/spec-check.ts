@@ -30,6 +30,8 @@ export async function checkAgainstSpec(method: string, url: URL, requestHeaders:
   await ready;
   // The documentation UI (/docs) is not part of the API it documents.
   if (url.pathname === '/docs' || url.pathname.startsWith('/docs/')) return undefined;
+  // Nor is the web viewer, a client of it: its page and its assets.
+  if (url.pathname === '/' || url.pathname.startsWith('/assets/')) return undefined;
   const operation = api.matchOperation({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: Object.fromEntries(requestHeaders) });
   const request = `${method} ${url.pathname}${url.search}`;
   if (!operation) {

@@ -4,6 +4,9 @@ import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE } from '../../render/index.js';
 import type { Orientation } from '../../render/index.js';
 
+export const PICTURE_FORMATS = ['svg', 'png'] as const;
+export type PictureFormat = (typeof PICTURE_FORMATS)[number];
+
 export class BoardPictureQuery {
   /** The position after this many plies: 0 is the start, the default the final position. */
   @ApiPropertyOptional({ type: 'integer', minimum: 0 })
@@ -32,4 +35,10 @@ export class BoardPictureQuery {
   @IsOptional()
   @IsIn(['white', 'black'], { message: 'orientation must be white or black' })
   orientation?: Orientation;
+
+  /** `svg` (default) or `png`: the same picture drawn as pixels, for places that show no SVG (chat and forum embeds). */
+  @ApiPropertyOptional({ enum: PICTURE_FORMATS, default: 'svg' })
+  @IsOptional()
+  @IsIn(PICTURE_FORMATS, { message: 'format must be svg or png' })
+  format?: PictureFormat;
 }

@@ -1,0 +1,48 @@
+/**
+ * Board pictures as PNG, for places that show no SVG (chat and forum embeds): the same SVG, drawn by
+ * resvg on libuv's thread pool (`renderAsync`), so a large picture never holds the event loop.
+ */
+import { Logger } from '@nestjs/common';
+import { renderAsync } from '@resvg/resvg-js';
+import type { ResvgRenderOptions } from '@resvg/resvg-js';
+
+/**
+ * The pictures write their text (coordinates, captions) in the generic `sans-serif` family. resvg
+ * finds it among the machine's fonts, falling back to the first font it loads when no font is known
+ * by that family's default name; a machine with no font at all gets the picture without its text.
+ * resvg's per-picture warnings about these fallbacks would flood the log, so only errors are kept.
+ */
+const OPTIONS: ResvgRenderOptions = {
+  font: { loadSystemFonts: true },
+  // The SVG carries its own width and height (the requested size): draw it at that size.
+  fitTo: { mode: 'original' },
+  logLevel: 'error',
+};
+
+let fontsChecked: Promise<void> | undefined;
+
+/** The PNG of a board SVG. */
+export async function svgToPng(svg: string): Promise<Buffer> {
+  // A failed check only costs the warning: pictures are drawn either way.
+  fontsChecked ??= warnWithoutFonts().catch(() => undefined);
+  await fontsChecked;
+  return (await renderAsync(svg, OPTIONS)).asPng();
+}
+
+/** Says once, in the log, when the machine has no font to write the pictures' text with. */
+async function warnWithoutFonts(): Promise<void> {
+  if (await drawsText()) return;
+  new Logger('Pictures').warn(
+    'no system font found: PNG board pictures are drawn without their coordinates and captions (install one, e.g. fonts-dejavu-core)',
+  );
+}
+
+/** Whether a capital written in `sans-serif` leaves any dark pixel. */
+export async function drawsText(options: ResvgRenderOptions = OPTIONS): Promise<boolean> {
+  const probe =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" font-family="sans-serif">' +
+    '<rect width="40" height="40" fill="#fff"/><text x="5" y="32" font-size="32" fill="#000">H</text></svg>';
+  const pixels = (await renderAsync(probe, options)).pixels;
+  for (let i = 0; i < pixels.length; i += 4) if (pixels[i] < 128) return true;
+  return false;
+}

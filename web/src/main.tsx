@@ -1,0 +1,79 @@
+/**
+ * The viewer's shell: a header, and the page the location's hash names. Hash routes (`#/games/12`)
+ * keep every viewer path off the API's paths: the server serves only `/` and `/assets/`.
+ */
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import './api';
+import { GamePage } from './game';
+import { PlayerPage } from './player';
+import { SearchPage } from './search';
+import { UploadPage } from './upload';
+import './style.css';
+
+interface Route {
+  readonly page: 'search' | 'game' | 'player' | 'upload' | 'missing';
+  readonly id?: number;
+  readonly key?: string;
+  readonly query: URLSearchParams;
+}
+
+function parseHash(hash: string): Route {
+  const [path, search = ''] = hash.replace(/^#/, '').split('?', 2);
+  const query = new URLSearchParams(search);
+  const parts = path.split('/').filter(Boolean);
+  if (parts.length === 0) return { page: 'search', query };
+  if (parts[0] === 'games' && parts.length === 2 && /^[1-9]\d*$/.test(parts[1])) return { page: 'game', id: Number(parts[1]), query };
+  if (parts[0] === 'players' && parts.length === 2) return { page: 'player', key: safeDecode(parts[1]), query };
+  if (parts[0] === 'upload' && parts.length === 1) return { page: 'upload', query };
+  return { page: 'missing', query };
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+function App() {
+  const [route, setRoute] = useState(() => parseHash(location.hash));
+  useEffect(() => {
+    const follow = () => setRoute(parseHash(location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  useEffect(() => window.scrollTo(0, 0), [route.page, route.id, route.key]);
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href="#/">
+          Tabula
+        </a>
+        <nav aria-label="Main">
+          <a href="#/" aria-current={route.page === 'search' ? 'page' : undefined}>
+            Search
+          </a>
+          <a href="#/upload" aria-current={route.page === 'upload' ? 'page' : undefined}>
+            Upload
+          </a>
+          <a href="/docs">API</a>
+        </nav>
+      </header>
+      <main>
+        {route.page === 'search' && <SearchPage query={route.query} />}
+        {route.page === 'game' && <GamePage key={route.id} id={route.id!} />}
+        {route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
+        {route.page === 'upload' && <UploadPage />}
+        {route.page === 'missing' && (
+          <p class="problem" role="alert">
+            No such page in the viewer. <a href="#/">Search the games</a>.
+          </p>
+        )}
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,245 @@
+/**
+ * The search page: the filters of GET /games in a form whose state lives in the hash (so a search
+ * can be linked and the back button returns to it), the results with small board pictures, and
+ * keyset paging ("More") with the cursor the archive hands out.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { boardUrl, playersText, problemText } from './api';
+import { listFormats, searchGames } from './generated/sdk.gen';
+import type { FormatDto, GameSummaryDto, SearchGamesData } from './generated/types.gen';
+
+type Query = NonNullable<SearchGamesData['query']>;
+
+/** The filters the form offers, in the API's own names. */
+const TEXT_FILTERS = ['player', 'winner', 'boardSize', 'playedFrom', 'playedTo'] as const;
+const CHOICE_FILTERS = ['family', 'status', 'consistent', 'ending', 'sort'] as const;
+const FILTERS = [...TEXT_FILTERS, ...CHOICE_FILTERS, 'publisher', 'version'] as const;
+
+const FAMILIES = { go: 'Go', dots: 'Dots', checkers: 'Russian draughts', 'peg-solitaire': 'Peg solitaire' } as const;
+const ENDINGS = ['score', 'resignation', 'time', 'forfeit', 'draw', 'unknown'] as const;
+const SORTS = { '-uploaded': 'newest upload first', uploaded: 'oldest upload first', '-played': 'latest played first', played: 'earliest played first' } as const;
+
+export function familyName(family: string | null): string {
+  return family === null ? 'unknown game' : (FAMILIES as Record<string, string>)[family] ?? family;
+}
+
+function toQuery(params: URLSearchParams): Query {
+  const query: Record<string, string | boolean> = {};
+  for (const name of FILTERS) {
+    const value = params.get(name)?.trim();
+    if (!value) continue;
+    query[name] = name === 'consistent' ? value === 'true' : value;
+  }
+  return query as Query;
+}
+
+export function SearchPage({ query: params }: { query: URLSearchParams }) {
+  const key = params.toString();
+  const [formats, setFormats] = useState<FormatDto[]>([]);
+  const [items, setItems] = useState<GameSummaryDto[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [state, setState] = useState<'loading' | 'done' | 'more'>('loading');
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    listFormats().then(({ data }) => setFormats(data?.formats ?? []));
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    setState('loading');
+    setError('');
+    searchGames({ query: { ...toQuery(params), limit: 20 } }).then(({ data, error, response }) => {
+      if (!current) return;
+      if (data) {
+        setItems(data.items);
+        setNext(data.next);
+      } else {
+        setItems([]);
+        setNext(null);
+        setError(problemText(error, response));
+      }
+      setState('done');
+    });
+    return () => {
+      current = false;
+    };
+  }, [key]);
+
+  const more = async () => {
+    if (!next) return;
+    setState('more');
+    // The cursor carries the search's filters: it is sent alone.
+    const { data, error, response } = await searchGames({ query: { cursor: next, limit: 20 } });
+    if (data) {
+      setItems((shown) => [...shown, ...data.items]);
+      setNext(data.next);
+    } else setError(problemText(error, response));
+    setState('done');
+  };
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const chosen = new URLSearchParams();
+    for (const [name, value] of form) {
+      if (typeof value !== 'string' || !value.trim()) continue;
+      if (name === 'format') {
+        const [publisher, version] = value.split('/');
+        chosen.set('publisher', publisher);
+        chosen.set('version', version);
+      } else chosen.set(name, value.trim());
+    }
+    location.hash = `#/${chosen.size > 0 ? `?${chosen}` : ''}`;
+  };
+
+  const value = (name: string) => params.get(name) ?? '';
+  const format = params.get('publisher') && params.get('version') ? `${params.get('publisher')}/${params.get('version')}` : '';
+
+  return (
+    <>
+      <h1>Games</h1>
+      <form class="filters" role="search" onSubmit={submit} key={key}>
+        <label>
+          Player <input name="player" type="search" defaultValue={value('player')} placeholder="part of a name" autocomplete="off" />
+        </label>
+        <label>
+          Winner <input name="winner" type="search" defaultValue={value('winner')} placeholder="part of a name" autocomplete="off" />
+        </label>
+        <label>
+          Game
+          <select name="family">
+            <option value="">any</option>
+            {Object.entries(FAMILIES).map(([id, name]) => (
+              <option value={id} selected={value('family') === id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Format
+          <select name="format">
+            <option value="">any</option>
+            {formats.map((f) => (
+              <option value={`${f.publisher}/${f.version}`} selected={format === `${f.publisher}/${f.version}`}>
+                {f.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Ending
+          <select name="ending">
+            <option value="">any</option>
+            {ENDINGS.map((ending) => (
+              <option value={ending} selected={value('ending') === ending}>
+                {ending}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="status">
+            <option value="">any</option>
+            <option value="indexed" selected={value('status') === 'indexed'}>
+              indexed (replayed)
+            </option>
+            <option value="stored" selected={value('status') === 'stored'}>
+              stored only
+            </option>
+          </select>
+        </label>
+        <label>
+          File agrees with replay
+          <select name="consistent">
+            <option value="">either</option>
+            <option value="true" selected={value('consistent') === 'true'}>
+              yes
+            </option>
+            <option value="false" selected={value('consistent') === 'false'}>
+              no
+            </option>
+          </select>
+        </label>
+        <label>
+          Played from <input name="playedFrom" type="date" defaultValue={value('playedFrom')} />
+        </label>
+        <label>
+          Played to <input name="playedTo" type="date" defaultValue={value('playedTo')} />
+        </label>
+        <label>
+          Board <input name="boardSize" defaultValue={value('boardSize')} placeholder="19 or 39x32" pattern="\d+(x\d+)?" size={8} />
+        </label>
+        <label>
+          Order
+          <select name="sort">
+            {Object.entries(SORTS).map(([id, name]) => (
+              <option value={id === '-uploaded' ? '' : id} selected={value('sort') === id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div class="actions">
+          <button type="submit">Search</button>
+          <a href="#/">Clear</a>
+        </div>
+      </form>
+
+      {error && (
+        <p class="problem" role="alert">
+          {error}
+        </p>
+      )}
+      <section aria-labelledby="results" aria-busy={state === 'loading'} data-search={state === 'loading' ? undefined : key}>
+        <h2 id="results" class="visually-hidden">
+          Results
+        </h2>
+        {state !== 'loading' && items.length === 0 && !error && <p>No game matches.</p>}
+        <ul class="results">
+          {items.map((game) => (
+            <GameItem game={game} />
+          ))}
+        </ul>
+        {next && (
+          <button type="button" onClick={more} disabled={state === 'more'}>
+            {state === 'more' ? 'Loading…' : 'More'}
+          </button>
+        )}
+      </section>
+    </>
+  );
+}
+
+export function GameItem({ game }: { game: GameSummaryDto }) {
+  const played = game.facts?.datePlayed;
+  return (
+    <li class="result">
+      <a href={`#/games/${game.id}`} class="result-link">
+        {game.status === 'indexed' ? (
+          <img class="thumb" src={boardUrl(game.id, { size: 96, coordinates: false })} width={96} height={96} loading="lazy" alt="" />
+        ) : (
+          <span class="thumb none" aria-hidden="true">
+            ?
+          </span>
+        )}
+        <span class="summary">
+          <strong class="players">{playersText(game.players)}</strong>
+          <span>
+            {familyName(game.family)}
+            {game.result ? ` · ${game.result}` : ''}
+            {game.moveCount !== null ? ` · ${game.moveCount} moves` : ''}
+          </span>
+          <span class="muted">
+            #{game.id}
+            {played ? ` · played ${played}` : ''}
+            {game.filename ? ` · ${game.filename}` : ''}
+            {game.status === 'stored' ? ' · stored, not indexed' : ''}
+          </span>
+        </span>
+      </a>
+    </li>
+  );
+}
