@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { run as archive } from './archive.js';
 import { run as checkers } from './checkers.js';
 import { run as dots } from './dots.js';
+import { run as dotsServer } from './dots-server.js';
 import { run as exportGames } from './export.js';
 import { run as go } from './go.js';
 import { run as imports } from './imports.js';
@@ -20,6 +21,7 @@ import { run as storage } from './storage.js';
 const BENCHMARKS: Record<string, () => Promise<void>> = {
   go,
   dots,
+  'dots-server': dotsServer,
   checkers,
   'peg-solitaire': pegSolitaire,
   archive,

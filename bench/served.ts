@@ -49,7 +49,7 @@ export async function serveArchive(env: Record<string, string> = {}, nodeArgs: r
   const dataDir = mkdtempSync(join(tmpdir(), 'tabula-bench-'));
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', DOTS_PORT: '0', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -88,7 +88,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /** The archive started in this process on a free loopback port (in-memory embedded database unless `settings` say otherwise). */
 export async function startInProcess(settings: Record<string, string>): Promise<{ app: INestApplication; baseUrl: string }> {
-  const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings }));
+  const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', DOTS_PORT: '0', ...settings }));
   await app.listen(0, '127.0.0.1');
   return { app, baseUrl: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
 }

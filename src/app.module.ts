@@ -3,6 +3,7 @@ import { AnalysisModule } from './analysis/analysis.module.js';
 import { ApiKeyGuard } from './common/api-key.guard.js';
 import { AppConfig } from './common/config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DotsServerModule } from './dots-server/dots-server.module.js';
 import { FormatIndexModule } from './format-index/format-index.module.js';
 import { GamesModule } from './games/games.module.js';
 import { HealthController } from './health/health.controller.js';
@@ -23,7 +24,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, UploadsModule, ImportsModule, PlayersModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

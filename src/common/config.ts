@@ -165,6 +165,47 @@ export class AppConfig {
   @IsIn(['text', 'json'])
   LOG_FORMAT: 'text' | 'json' = 'text';
 
+  /** TCP port of the live Dots server (docs/dots-server.md); 0 turns the server off. */
+  @IntSetting(7777, 0, 65535)
+  DOTS_PORT = 7777;
+
+  /** Interface the Dots server listens on. */
+  @IsString()
+  DOTS_HOST = '0.0.0.0';
+
+  /**
+   * A Dots connection that sends no valid request for this long, in ms, while its player sits at
+   * no game, gets `401 idle_timeout` and is closed.
+   */
+  @IntSetting(300_000, 1000)
+  DOTS_IDLE_TIMEOUT_MS = 300_000;
+
+  /** Longest Dots request line in bytes; a longer one is answered 401 and skipped. */
+  @IntSetting(256, 64, 65_536)
+  DOTS_MAX_LINE = 256;
+
+  /** Most Dots connections open at once; more are refused at accept. */
+  @IntSetting(10_000, 1, 1_000_000)
+  DOTS_MAX_CONNECTIONS = 10_000;
+
+  /**
+   * Bytes a Dots connection may leave unread (answers and pushes not yet taken by the client)
+   * plus requests it may queue unanswered, in bytes; past it the connection is closed.
+   */
+  @IntSetting(1024 * 1024, 4096)
+  DOTS_MAX_PENDING_BYTES = 1024 * 1024;
+
+  /**
+   * HTTP path of the Dots server's WebSocket bridge (the same protocol for browsers, one message per
+   * answer); `off` turns it off. Served on the HTTP port whatever DOTS_PORT says.
+   */
+  @Matches(/^(off|\/[A-Za-z0-9._~/-]*)$/, { message: 'DOTS_WS_PATH must be a path starting with / or "off"' })
+  DOTS_WS_PATH = '/dots/ws';
+
+  /** scrypt cost (N, a power of two) of new Dots account password hashes; stored with each hash. */
+  @IntSetting(16_384, 1024, 1_048_576)
+  DOTS_SCRYPT_COST = 16_384;
+
   get apiKeys(): readonly string[] {
     return (this.API_KEYS ?? '')
       .split(',')
@@ -207,6 +248,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.ANALYSIS_TIMEOUT_MS <= config.ANALYSIS_BUDGET_MS) {
     lines.push(`  ANALYSIS_TIMEOUT_MS: must be larger than ANALYSIS_BUDGET_MS (${config.ANALYSIS_BUDGET_MS}), the budget the solver stops itself at`);
+  }
+  if ((config.DOTS_SCRYPT_COST & (config.DOTS_SCRYPT_COST - 1)) !== 0) {
+    lines.push(`  DOTS_SCRYPT_COST: must be a power of two (scrypt's N), got ${config.DOTS_SCRYPT_COST}`);
   }
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;

@@ -2,6 +2,7 @@ import type { FormatPlugin } from './plugin.js';
 import { pegSolitairePlugin } from './peg-solitaire/peg-solitaire.plugin.js';
 import { vkDotsPlugin } from './vk-dots/plugin.js';
 import { dotsServerPlugin } from './dots-server/plugin.js';
+import { dotsTranscriptPlugin } from './dots-transcript/plugin.js';
 import { gofansXmlPlugin } from './gofans-xml/plugin.js';
 import { barsCheckersPlugin } from './bars-checkers/plugin.js';
 import { pdnDraughtsPlugin } from './pdn-draughts/plugin.js';
@@ -17,6 +18,7 @@ export const FORMAT_PLUGINS: readonly FormatPlugin[] = [
   pdnDraughtsPlugin,
   vkDotsPlugin,
   dotsServerPlugin,
+  dotsTranscriptPlugin,
   pegSolitairePlugin,
   sgfDotsPlugin,
   sgfGoPlugin,

@@ -34,6 +34,8 @@ export async function startArchive(settings: Record<string, string> = {}, option
       LOG_LEVEL: 'error',
       // Suites send hundreds of requests from loopback; the limits have tests of their own.
       RATE_LIMIT_EXEMPT_LOOPBACK: 'true',
+      // No suite may bind the Dots server's default port; its own tests listen on an ephemeral one.
+      DOTS_PORT: '0',
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...settings,
     });

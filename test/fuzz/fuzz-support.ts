@@ -15,6 +15,7 @@ export const FIXTURES: Readonly<Record<string, readonly Buffer[]>> = {
   'bars-checkers': [readFileSync(here('../e2e/fixtures/demonstration.bars')), Buffer.from('{"area_monitor": null, "go": [[156, 145], [223, 234], [145, 10234, 123]]}')],
   'vk-dots': filesUnder(here('../formats/vk-dots/fixtures/'), '.txt').map((p) => readFileSync(p)),
   'dots-server': [readFileSync(here('../e2e/fixtures/board-state.204'))],
+  'dots-transcript': filesUnder(here('../formats/dots-transcript/fixtures/'), '.txt').map((p) => readFileSync(p)),
   'sgf-go': ['9x9-4.sgf', 'olympiad2006/9x9/gnu-aya.sgf', 'egc2001/tg-gg.sgf'].map((p) => readFileSync(here(`../fixtures/realdata/go/gnugo_regression_games/${p}`))),
   'sgf-dots': ['bartek-d-kropla/1295.sgf', 'oppai-rs/zagram352562.sgf', 'KvanTTT-Dots-Game-AI/DotsGame.Formtas.Tests_FullSgfWithStop.sgf'].map((p) =>
     readFileSync(here(`../fixtures/realdata/dots/${p}`)),
@@ -94,6 +95,7 @@ const ALPHABETS: Readonly<Record<string, readonly string[]>> = {
   'bars-checkers': ['go', 'area_monitor', ' = ', '[', ']', ', ', '156', '145', '10234', '0', '9', '1', '12', '11', '2', '{', '}', '"go"', ':', '#', '\n', ';', 'null'],
   'vk-dots': ['1.0\n', '1 a\n', '-b+\n', '+s-\n', 'aa', 'ab', 'ba', 'bb', 'ac', 'ca', 'cc', 'bc', 'cb', '#', '@', '0f', '0s', '1@0', '0@1', '\n', 'zz', '11'],
   'dots-server': ['204 x\n', 'ACU a\n', 'AUF 1 1\n', 'AUF 1 0 1\n', 'SCR 0 0\n', 'SCR 1 0 0\n', 'GAL ', '0', '1', '2', '5', '6', '9', '3', '\n', ' '],
+  'dots-transcript': ['TABULA DOTS TRANSCRIPT 1\n', 'game 1\n', 'started 2026-11-23T01:00:00.000Z\n', 'field 10 10\n', 'field 2 1\n', 'time 30\n', 'extra 1\n', 'start central\n', 'start anywhere\n', 'player 1 a\n', 'player 2 b\n', 'player 3 c\n', 'move 1 4 4 1\n', 'move 2 5 5 2\n', 'move 1 0 0 3\n', 'move 2 1 0 3\n', 'stop 1 srd 4\n', 'stop 2 timeout 5\n', 'end last_player 6\n', 'end no_free_point 6\n', 'end unfinished 6\n', 'score 0 0\n', 'score 1 0\n', '\n'],
   'sgf-go': ['(', ')', ';', 'GM[1]', 'FF[4]', 'SZ[9]', 'SZ[19]', 'SZ[3:5]', 'KM[6.5]', 'KM[750]', 'HA[2]', 'AB[aa][bb]', 'AW[cc]', 'AE[aa]', 'B[', 'W[', ']', 'aa', 'ab', 'tt', 'ii', 'PB[x]', 'RE[B+R]', 'RE[W+2.5]', 'CA[latin1]', 'CA[gbk]', 'DT[2001-02-03]', '\\', '\n', '\xe9'],
   'sgf-dots': ['(', ')', ';', 'GM[40]', 'FF[4]', 'SZ[5]', 'SZ[39:32]', 'AB[cc][dd]', 'AW[cd][dc]', 'B[', 'W[', ']', 'aa', 'bb', 'ab', 'ba', '.', 'abbccbba', 'Zz', 'RE[B+3]', 'RE[W+R]', 'RE[0]', 'B[]', 'W[]', '\n'],
   'pdn-draughts': ['[White "a"]\n', '[Black "b"]\n', '[Result "1-0"]\n', '[GameType "25"]\n', '[FEN "W:W21,22:B1,K3"]\n', '1. ', '2. ', '1... ', 'c3-d4 ', 'd6-e5 ', 'e5:c3 ', 'b2:d4 ', '22-18 ', '11x15 ', '18x11x4 ', '{c}', '(', ')', '$1 ', '!', '?', '1-0', '0-1', '1/2-1/2', '*', '\n', ' '],

@@ -8,6 +8,7 @@ const DOTS_RULE_TEXT: Readonly<Record<DotsIllegal, string>> = {
   off_board: 'off the field',
   occupied: 'occupied',
   inside_surround: 'inside a surrounded area',
+  outside_start_area: "a player's first dot outside the central start area",
 };
 
 /** An illegal dot; `who` names the move in the format's words (`red 3b`). */

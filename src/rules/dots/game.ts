@@ -4,6 +4,7 @@ import { ClosedRegion, RegionScanner } from './regions.js';
 import { SurroundShape } from './surround-shape.js';
 import type { Refused } from '../refusal.js';
 import type { DotsIllegal } from './illegal.js';
+import { ungroundedDots } from './grounding.js';
 
 export interface DotsRules {
   readonly width: number;
@@ -12,7 +13,37 @@ export interface DotsRules {
   readonly players: number;
   /** The player who surrounds moves again. */
   readonly extraMove: boolean;
+  /**
+   * Each player's first dot must lie in the central area (see {@link centralArea}), as on the Dots
+   * server. Absent or false: anywhere, as recorded games of other sources were played.
+   */
+  readonly centralStart?: boolean;
 }
+
+/** Inclusive row and column bounds of the central start area. */
+export interface CentralArea {
+  readonly rows: readonly [number, number];
+  readonly cols: readonly [number, number];
+}
+
+/**
+ * The central area where first dots go: on each axis the middle 2 lines of an even side or the
+ * middle 3 of an odd side, so 4 points on an even field, 9 on an odd one (6 when one side is even
+ * and the other odd).
+ */
+export function centralArea(width: number, height: number): CentralArea {
+  const middle = (side: number): readonly [number, number] => (side % 2 === 0 ? [side / 2 - 1, side / 2] : [(side - 3) / 2, (side + 1) / 2]);
+  return { rows: middle(height), cols: middle(width) };
+}
+
+/**
+ * How a game ends under the rules (the server's end conditions):
+ * - `no_free_point`: every point holds a dot or lies in a surround;
+ * - `last_player`: all players but one have stopped; the one left takes the surroundable dots (see
+ *   {@link DotsGame.surroundableFor});
+ * - `all_stopped`: every player has stopped.
+ */
+export type DotsEnd = 'no_free_point' | 'last_player' | 'all_stopped';
 
 /** One closed area captured by one move. */
 export interface Surround {
@@ -123,7 +154,7 @@ export class DotsGame {
   place(seat: number, row: number, col: number): PlayOutcome {
     if (!Number.isInteger(seat) || seat < 0 || seat >= this.rules.players) throw new RangeError(`no seat ${seat} in a ${this.rules.players}-player game`);
     this.plies++;
-    const reason = this.illegality(row, col);
+    const reason = this.illegality(row, col, seat);
     if (reason !== null) return { legal: false, player: seat, reason, scores: this.scores };
     const move = this.field.point(row, col);
     this.board.owner[move] = seat + 1;
@@ -140,13 +171,51 @@ export class DotsGame {
     if (this.turn === seat) this.advance(false);
   }
 
-  /** Why a dot at (row, col) would be illegal now, or null. */
-  illegality(row: number, col: number): DotsIllegal | null {
+  /** Why a dot of `seat` (by default the player to move) at (row, col) would be illegal now, or null. */
+  illegality(row: number, col: number, seat = this.turn): DotsIllegal | null {
     if (!this.field.contains(row, col)) return 'off_board';
     const p = this.field.point(row, col);
     if (this.board.owner[p] !== EMPTY) return 'occupied';
     if (this.board.captor[p] !== 0) return 'inside_surround';
+    if (this.rules.centralStart === true && this.lastMove[seat] === -1) {
+      const { rows, cols } = centralArea(this.rules.width, this.rules.height);
+      if (row < rows[0] || row > rows[1] || col < cols[0] || col > cols[1]) return 'outside_start_area';
+    }
     return null;
+  }
+
+  /** Seats that have not stopped, in seat order. */
+  get activeSeats(): number[] {
+    return this.stopped.flatMap((stopped, seat) => (stopped ? [] : [seat]));
+  }
+
+  /** Whether some point is still empty and outside every surround. */
+  hasFreePoint(): boolean {
+    const { owner, captor } = this.board;
+    for (let p = 0; p < owner.length; p++) if (owner[p] === EMPTY && captor[p] === 0) return true;
+    return false;
+  }
+
+  /** How the game has ended under the rules, or null while it goes on. */
+  ending(): DotsEnd | null {
+    const active = this.activeSeats.length;
+    if (active === 0) return 'all_stopped';
+    if (active === 1) return 'last_player';
+    return this.hasFreePoint() ? null : 'no_free_point';
+  }
+
+  /**
+   * The dots the only player left can still surround when the others have stopped: every live dot
+   * of another seat that is not grounded — not joined to the field's edge through its owner's live
+   * dots, each linked to its 8 neighbours as surround chains are (a dot on the edge cannot be
+   * surrounded). Reads the board only; row-major order.
+   */
+  surroundableFor(seat: number): Cell[] {
+    const cells: Cell[] = [];
+    for (let other = 0; other < this.rules.players; other++) {
+      if (other !== seat) cells.push(...ungroundedDots(this.board, other));
+    }
+    return cells.sort((a, b) => a.row - b.row || a.col - b.col);
   }
 
   private advance(surrounded: boolean): void {

@@ -345,7 +345,7 @@ describe('field sizes', () => {
 
 describe('reason codes', () => {
   // One hand-made position per rule of DOTS_ILLEGAL, on a 5x5 field (rows and columns 0..4).
-  const cases: Record<DotsIllegal, { setup: (game: DotsGame) => void; seat: number; at: RC }> = {
+  const cases: Record<DotsIllegal, { setup: (game: DotsGame) => void; seat: number; at: RC; centralStart?: boolean }> = {
     // Column 5 is one past the last column.
     off_board: { setup: () => undefined, seat: 0, at: [2, 5] },
     // Blue already has a dot on 2,2.
@@ -362,14 +362,16 @@ describe('reason codes', () => {
       seat: 1,
       at: [2, 3],
     },
+    // Under the server's central start, a first dot goes to the middle 3x3 of a 5x5 field (1..3).
+    outside_start_area: { setup: () => undefined, seat: 0, at: [0, 2], centralStart: true },
   };
 
   it('has a case for every code, and no other', () => {
     expect(Object.keys(cases).sort()).toEqual([...DOTS_ILLEGAL].sort());
   });
 
-  it.each(Object.entries(cases))('refuses %s with that code, placing nothing', (reason, { setup, seat, at }) => {
-    const game = newGame(5, 5);
+  it.each(Object.entries(cases))('refuses %s with that code, placing nothing', (reason, { setup, seat, at, centralStart }) => {
+    const game = new DotsGame({ width: 5, height: 5, players: 2, extraMove: false, centralStart });
     setup(game);
     const owners = game.board.owner.slice();
     expect(game.illegality(at[0], at[1])).toBe(reason);

@@ -1,0 +1,55 @@
+/** Time as the lobby sees it: injected, so that tests run move timers without waiting. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Runs `run` after `ms` milliseconds unless cancelled. */
+  schedule(ms: number, run: () => void): Timer;
+}
+
+export interface Timer {
+  cancel(): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  schedule(ms, run) {
+    const handle = setTimeout(run, ms);
+    // A move timer alone must not keep the process alive.
+    handle.unref();
+    return { cancel: () => clearTimeout(handle) };
+  },
+};
+
+/** A clock that moves only when told: `advance(ms)` runs the timers that fall due, in time order. */
+export class ManualClock implements Clock {
+  private time: number;
+  private timers: { at: number; run: () => void; live: boolean; order: number }[] = [];
+  private made = 0;
+
+  constructor(start = Date.UTC(2026, 0, 1)) {
+    this.time = start;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  schedule(ms: number, run: () => void): Timer {
+    const timer = { at: this.time + ms, run, live: true, order: this.made++ };
+    this.timers.push(timer);
+    return { cancel: () => void (timer.live = false) };
+  }
+
+  advance(ms: number): void {
+    const until = this.time + ms;
+    for (;;) {
+      const due = this.timers.filter((t) => t.live && t.at <= until).sort((a, b) => a.at - b.at || a.order - b.order)[0];
+      if (due === undefined) break;
+      due.live = false;
+      this.time = due.at;
+      due.run();
+    }
+    this.timers = this.timers.filter((t) => t.live);
+    this.time = until;
+  }
+}

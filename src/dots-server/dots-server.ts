@@ -1,0 +1,71 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
+import { AppConfig } from '../common/config.js';
+import { systemClock } from './clock.js';
+import { DotsLobby } from './lobby.js';
+import { DotsServerStore } from './server-store.js';
+import { DotsTcpServer, TransportLimits } from './tcp-server.js';
+import { DotsWebSocketBridge } from './ws-bridge.js';
+
+/**
+ * The live Dots server inside the archive's process: started with the HTTP API (unless DOTS_PORT
+ * is 0) and stopped with it. Tests call {@link listen} with port 0 themselves.
+ */
+@Injectable()
+export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DotsServer');
+  readonly lobby: DotsLobby;
+  readonly tcp: DotsTcpServer;
+  private bridge: DotsWebSocketBridge | null = null;
+  private recovering: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly store: DotsServerStore,
+    private readonly http: HttpAdapterHost,
+  ) {
+    this.lobby = new DotsLobby(store, systemClock, (message, error) => this.logger.error(`${message}: ${(error as Error | undefined)?.message ?? ''}`));
+    this.tcp = new DotsTcpServer(this.lobby, this.limits);
+  }
+
+  get limits(): TransportLimits {
+    return {
+      maxLine: this.config.DOTS_MAX_LINE,
+      idleTimeoutMs: this.config.DOTS_IDLE_TIMEOUT_MS,
+      maxPendingBytes: this.config.DOTS_MAX_PENDING_BYTES,
+      maxConnections: this.config.DOTS_MAX_CONNECTIONS,
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Interrupted games are ended and archived in the background: the start does not wait for the analysis.
+    this.recovering = this.store.recover().catch((error: unknown) => this.logger.error(`ending interrupted Dots games failed: ${(error as Error).message}`));
+    const server = this.http.httpAdapter?.getHttpServer() as Server | undefined;
+    if (this.config.DOTS_WS_PATH !== 'off' && server !== undefined) {
+      this.bridge = new DotsWebSocketBridge(this.lobby, this.limits, this.config.DOTS_WS_PATH);
+      this.bridge.attach(server);
+    }
+    if (this.config.DOTS_PORT === 0) return;
+    const port = await this.listen(this.config.DOTS_PORT, this.config.DOTS_HOST);
+    this.logger.log(`Dots server listening on ${this.config.DOTS_HOST}:${port}`);
+  }
+
+  /** Starts the TCP listener; resolves with the port bound. */
+  listen(port: number, host = '127.0.0.1'): Promise<number> {
+    return this.tcp.listen(port, host);
+  }
+
+  /** Waits until the interrupted games of the start are ended and archived. */
+  recovered(): Promise<void> {
+    return this.recovering;
+  }
+
+  /** Before the database closes (its module ends in onApplicationShutdown): the last saves still need it. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.bridge?.close();
+    await this.tcp.close();
+    await this.lobby.shutdown();
+    await this.recovering;
+  }
+}

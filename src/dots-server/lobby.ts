@@ -1,0 +1,433 @@
+import { DotsGame } from '../rules/dots/index.js';
+import type { DotsEnd } from '../rules/dots/index.js';
+import { writeTranscript } from '../formats/dots-transcript/transcript.js';
+import type { EndReason, StopReason, TranscriptEvent } from '../formats/dots-transcript/transcript.js';
+import type { Clock, Timer } from './clock.js';
+import { AnswerCode, BadRequest, DotsRequest, GameOptions, formatAnswer } from './protocol.js';
+import type { DotsStore, SavedGame } from './store.js';
+
+/** One connection as the lobby sees it: where answers and pushes go. */
+export interface DotsClient {
+  send(text: string): void;
+  /** Ends the connection (a second LOG of its account took over). */
+  close(): void;
+}
+
+export interface Session {
+  readonly id: number;
+  readonly client: DotsClient;
+  login: string | null;
+}
+
+/** Something went wrong that the lobby reports without stopping (an archive upload that failed). */
+export type LobbyLog = (message: string, error?: unknown) => void;
+
+/** A game of the server: waiting for players, then running, then gone from the lobby. */
+interface Table {
+  readonly id: number;
+  readonly options: GameOptions;
+  /** Logins by seat, in joining order (the creator first). */
+  readonly seats: string[];
+  state: 'waiting' | 'running';
+  engine: DotsGame | null;
+  /** Clock time the game started; ISO text of it. */
+  startedAt: number;
+  started: string;
+  readonly events: TranscriptEvent[];
+  /** Logins that left the running game (FIN, LGT): no more pushes for them. */
+  readonly gone: Set<string>;
+  timer: Timer | null;
+  /** The seat the running timer is for. */
+  timerSeat: number;
+  /** Keeps the table's saves in order. */
+  saving: Promise<void>;
+}
+
+/**
+ * How often the games' progress is written, in ms: every dot would be a database write, and a
+ * restart needs the moves only to archive a game as unfinished — the last second may be lost.
+ */
+export const SAVE_INTERVAL_MS = 1000;
+
+/**
+ * The Dots server's lobby and games, without sockets or SQL: sessions send typed requests, the
+ * lobby answers each with one answer of the design (200…408) and pushes `GSC` and the 204 state to
+ * every player of a game whose state changed. Timers run on the injected clock.
+ *
+ * Choices the design leaves open (docs/dots-server.md says them to clients):
+ * - a second LOG of an account from another connection takes over: the older connection is closed
+ *   and the account keeps its seat;
+ * - a game starts when its last seat is taken; the players move in joining order;
+ * - a connection that goes away leaves a waiting game at once; in a running game it simply stops
+ *   moving, so its move timer runs out (the player stops, as with SRD) unless the account logs in
+ *   again first;
+ * - FIN and LGT in a running game stop the player (the others play on) and free them for another game.
+ */
+export class DotsLobby {
+  private nextSession = 1;
+  private readonly byLogin = new Map<string, Session>();
+  private readonly tables = new Map<number, Table>();
+  /** The table each login sits at (waiting or running, not left). */
+  private readonly seatOf = new Map<string, Table>();
+  /** Saves and archive uploads under way, so that a shutdown can wait for them. */
+  private readonly pending = new Set<Promise<void>>();
+  /** Tables changed since their last save, written in the next save round. */
+  private readonly dirty = new Set<Table>();
+  private saveRound: Timer | null = null;
+
+  constructor(
+    private readonly store: DotsStore,
+    private readonly clock: Clock,
+    private readonly log: LobbyLog = () => undefined,
+  ) {}
+
+  open(client: DotsClient): Session {
+    return { id: this.nextSession++, client, login: null };
+  }
+
+  /** Answers a request line that could not be read (401). */
+  refuse(session: Session, error: BadRequest): void {
+    session.client.send(error.answer());
+  }
+
+  /** Answers one request, then pushes what it changed. A failure of the store is answered 402. */
+  async handle(session: Session, request: DotsRequest): Promise<void> {
+    try {
+      await this.dispatch(session, request);
+    } catch (error) {
+      this.log(`${request.code} failed`, error);
+      session.client.send(formatAnswer(402, 'internal_error'));
+    }
+  }
+
+  /** The connection is gone: the account is logged out; a waiting game loses the seat. */
+  close(session: Session): void {
+    const login = session.login;
+    session.login = null;
+    if (login === null || this.byLogin.get(login) !== session) return;
+    this.byLogin.delete(login);
+    const table = this.seatOf.get(login);
+    // In a running game the seat stays: the move timer decides (or a new LOG resumes it).
+    if (table?.state === 'waiting') this.leaveWaiting(table, login);
+  }
+
+  /** Games waiting and running, by id (for GLS and the tests). */
+  games(): readonly { id: number; state: 'waiting' | 'running'; options: GameOptions; players: readonly string[] }[] {
+    return [...this.tables.values()].sort((a, b) => a.id - b.id).map((t) => ({ id: t.id, state: t.state, options: t.options, players: [...t.seats] }));
+  }
+
+  /** Whether the session's player sits at a game, waiting or running (then silence is no idleness). */
+  isPlaying(session: Session): boolean {
+    return session.login !== null && this.byLogin.get(session.login) === session && this.seatOf.has(session.login);
+  }
+
+  /** Stops every timer and waits for saves and uploads under way; running games stay running in the store (a restart ends them). */
+  async shutdown(): Promise<void> {
+    for (const table of this.tables.values()) table.timer?.cancel();
+    // The progress not yet written, so that the next start can archive it as unfinished.
+    this.saveRound?.cancel();
+    this.saveRound = null;
+    this.track(this.writeDirty());
+    await this.settled();
+  }
+
+  /** Resolves once every save and archive upload started so far has settled. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private async dispatch(session: Session, request: DotsRequest): Promise<void> {
+    const send = (code: AnswerCode, description?: string, body?: readonly string[]): void => session.client.send(formatAnswer(code, description, body));
+    if (request.code === 'REG') {
+      const created = await this.store.register(request.login, request.password);
+      return created ? send(200) : send(400, 'login_taken');
+    }
+    if (request.code === 'LOG') {
+      if (session.login !== null && session.login !== request.login) return send(401, 'not_now log out (LGT) first');
+      if (!(await this.store.verify(request.login, request.password))) return send(403, 'wrong_login_or_password');
+      if (session.login === request.login) return send(200);
+      const before = this.byLogin.get(request.login);
+      if (before !== undefined && before !== session) {
+        before.login = null;
+        before.client.close();
+      }
+      this.byLogin.set(request.login, session);
+      session.login = request.login;
+      send(200);
+      // Back at a running game: the state as it is now.
+      const table = this.seatOf.get(request.login);
+      if (table?.state === 'running') session.client.send(this.stateAnswers(table));
+      return;
+    }
+    const login = session.login;
+    if (login === null) return send(404, 'not_logged_in');
+    const table = this.seatOf.get(login);
+    switch (request.code) {
+      case 'LGT':
+        if (table !== undefined) this.leave(table, login, 'logout');
+        this.byLogin.delete(login);
+        session.login = null;
+        return send(200);
+      case 'UST': {
+        const stats = await this.store.statistics(login);
+        return send(201, undefined, [`LOG ${login}`, `NPG ${stats.played}`, `NPW ${stats.won}`, `NPL ${stats.lost}`, `NPD ${stats.drawn}`]);
+      }
+      case 'GLS':
+        return send(202, undefined, this.listing());
+      case 'NEW': {
+        if (table !== undefined) return send(401, `not_now already in game ${table.id}`);
+        const options: GameOptions = { players: request.players, width: request.width, height: request.height, seconds: request.seconds, extraMove: request.extraMove };
+        const id = await this.store.createGame(options, login);
+        // The account may have logged out, moved on or sat down elsewhere while the id was made.
+        if (session.login !== login || this.seatOf.has(login)) {
+          this.track(this.store.saveGame({ id, state: 'abandoned', options, players: [], transcript: null }));
+          return send(401, 'not_now the session changed while the game was created');
+        }
+        const created: Table = {
+          id,
+          options,
+          seats: [login],
+          state: 'waiting',
+          engine: null,
+          startedAt: 0,
+          started: '',
+          events: [],
+          gone: new Set(),
+          timer: null,
+          timerSeat: -1,
+          saving: Promise.resolve(),
+        };
+        this.tables.set(id, created);
+        this.seatOf.set(login, created);
+        return send(203, undefined, [`GID ${id}`]);
+      }
+      case 'JOI': {
+        if (table !== undefined) return send(401, `not_now already in game ${table.id}`);
+        const wanted = this.tables.get(request.gameId);
+        if (wanted === undefined) return send(405, 'no_such_game');
+        if (wanted.state !== 'waiting' || wanted.seats.length >= wanted.options.players) return send(406, 'game_full');
+        wanted.seats.push(login);
+        this.seatOf.set(login, wanted);
+        send(200);
+        if (wanted.seats.length === wanted.options.players) this.start(wanted);
+        else this.save(wanted);
+        return;
+      }
+      case 'FIN':
+        if (table === undefined) return send(407, 'not_in_game');
+        this.leave(table, login, 'fin');
+        return send(200);
+      case 'SRD': {
+        if (table === undefined) return send(407, 'not_in_game');
+        if (table.state !== 'running') return send(401, 'not_now the game has not started');
+        const seat = table.seats.indexOf(login);
+        send(200);
+        if (!table.engine!.isStopped(seat)) this.stop(table, seat, 'srd');
+        return;
+      }
+      case 'TRN': {
+        if (table === undefined) return send(407, 'not_in_game');
+        if (table.state !== 'running') return send(408, 'not_started');
+        const engine = table.engine!;
+        const seat = table.seats.indexOf(login);
+        if (engine.isStopped(seat)) return send(408, 'stopped');
+        if (engine.toMove !== seat) return send(408, 'not_your_turn');
+        const reason = engine.illegality(request.y, request.x, seat);
+        if (reason !== null) return send(408, reason);
+        engine.play(request.y, request.x);
+        table.events.push({ kind: 'move', seat, x: request.x, y: request.y, at: this.elapsed(table) });
+        send(200);
+        this.changed(table, true);
+        return;
+      }
+    }
+  }
+
+  /** 202 body: a block per game, blank lines between blocks. */
+  private listing(): string[] {
+    const lines: string[] = [];
+    for (const game of this.games()) {
+      if (lines.length > 0) lines.push('');
+      const { options } = game;
+      lines.push(
+        `GID ${game.id}`,
+        `GPM ${options.players}`,
+        `GPC ${game.players.length}`,
+        `GAS ${options.width} ${options.height}`,
+        `GTT ${options.seconds}`,
+        `GET ${options.extraMove ? 1 : 0}`,
+        `GUL ${game.players.join(' ')}`,
+      );
+    }
+    return lines;
+  }
+
+  private start(table: Table): void {
+    const { options } = table;
+    table.state = 'running';
+    table.engine = new DotsGame({ width: options.width, height: options.height, players: options.players, extraMove: options.extraMove, centralStart: true });
+    table.startedAt = this.clock.now();
+    table.started = new Date(table.startedAt).toISOString();
+    this.changed(table, true);
+  }
+
+  private elapsed(table: Table): number {
+    return this.clock.now() - table.startedAt;
+  }
+
+  private leave(table: Table, login: string, why: StopReason): void {
+    if (table.state === 'waiting') return this.leaveWaiting(table, login);
+    this.seatOf.delete(login);
+    table.gone.add(login);
+    const seat = table.seats.indexOf(login);
+    if (!table.engine!.isStopped(seat)) this.stop(table, seat, why);
+  }
+
+  private leaveWaiting(table: Table, login: string): void {
+    table.seats.splice(table.seats.indexOf(login), 1);
+    this.seatOf.delete(login);
+    if (table.seats.length > 0) return this.save(table);
+    this.tables.delete(table.id);
+    this.dirty.delete(table);
+    this.chain(table, () => this.store.saveGame({ id: table.id, state: 'abandoned', options: table.options, players: [], transcript: null }));
+  }
+
+  private stop(table: Table, seat: number, why: StopReason): void {
+    table.engine!.stop(seat);
+    table.events.push({ kind: 'stop', seat, why, at: this.elapsed(table) });
+    this.changed(table, false);
+  }
+
+  /**
+   * After a move or a stop: the game ends if the rules say so; otherwise the move timer restarts
+   * when a dot was placed or the turn passed to another player. Every player still at the table
+   * gets GSC and the state.
+   */
+  private changed(table: Table, moved: boolean): void {
+    const engine = table.engine!;
+    const ending = engine.ending();
+    if (ending !== null) return this.finish(table, ending);
+    if (moved || engine.toMove !== table.timerSeat) {
+      table.timer?.cancel();
+      table.timerSeat = engine.toMove;
+      const seat = engine.toMove;
+      table.timer = this.clock.schedule(table.options.seconds * 1000, () => {
+        table.timer = null;
+        if (this.tables.get(table.id) === table && !engine.isStopped(seat) && engine.toMove === seat) this.stop(table, seat, 'timeout');
+      });
+    }
+    this.push(table, null);
+    this.save(table);
+  }
+
+  private finish(table: Table, ending: DotsEnd): void {
+    const engine = table.engine!;
+    table.timer?.cancel();
+    table.timer = null;
+    const scores = [...engine.scores];
+    if (ending === 'last_player') {
+      const last = engine.activeSeats[0];
+      scores[last] += engine.surroundableFor(last).length;
+    }
+    this.push(table, scores);
+    this.tables.delete(table.id);
+    for (const login of table.seats) if (this.seatOf.get(login) === table) this.seatOf.delete(login);
+    this.dirty.delete(table);
+    const saved = this.saved(table, 'finished', { why: ending, at: this.elapsed(table) }, scores);
+    this.chain(table, async () => {
+      await this.store.saveGame(saved);
+      await this.store.archive(saved);
+    });
+  }
+
+  /**
+   * Marks the table's progress for the next save round, at most SAVE_INTERVAL_MS away. A round
+   * writes the changed tables one after another, so the lobby never has more than one write
+   * waiting for the database, however many games run: other queries (the HTTP API's) are not held
+   * up behind a burst of saves.
+   */
+  private save(table: Table): void {
+    this.dirty.add(table);
+    this.saveRound ??= this.clock.schedule(SAVE_INTERVAL_MS, () => {
+      this.saveRound = null;
+      this.track(this.writeDirty());
+    });
+  }
+
+  private async writeDirty(): Promise<void> {
+    for (const table of [...this.dirty]) {
+      this.dirty.delete(table);
+      if (this.tables.get(table.id) !== table) continue;
+      const saved = this.saved(table, table.state, null, null);
+      await this.chain(table, () => this.store.saveGame(saved)).catch(() => undefined);
+    }
+  }
+
+  /** Runs `work` after the table's earlier saves (whatever became of them); tracked until it settles. */
+  private chain(table: Table, work: () => Promise<void>): Promise<void> {
+    table.saving = table.saving.catch(() => undefined).then(work);
+    this.track(table.saving);
+    return table.saving;
+  }
+
+  private saved(table: Table, state: SavedGame['state'], end: { why: EndReason; at: number } | null, scores: number[] | null): SavedGame {
+    const { options } = table;
+    const transcript =
+      table.engine === null
+        ? null
+        : writeTranscript({
+            game: table.id,
+            started: table.started,
+            width: options.width,
+            height: options.height,
+            seconds: options.seconds,
+            extraMove: options.extraMove,
+            centralStart: true,
+            players: table.seats,
+            events: table.events,
+            end,
+            scores,
+          });
+    return { id: table.id, state, options, players: [...table.seats], transcript };
+  }
+
+  /** Keeps a store call until it settles; its failure is logged, never thrown at a player. */
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.log('saving a Dots game failed', error));
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+  }
+
+  /** GSC and the 204 state to every player still at the table; `scores` overrides the engine's (the last player's gain). */
+  private push(table: Table, scores: readonly number[] | null): void {
+    const text = this.stateAnswers(table, scores);
+    for (const login of table.seats) {
+      if (table.gone.has(login)) continue;
+      this.byLogin.get(login)?.client.send(text);
+    }
+  }
+
+  private stateAnswers(table: Table, scores: readonly number[] | null = null): string {
+    return formatAnswer('GSC') + formatAnswer(204, undefined, stateLines(table.engine!, table.seats, scores ?? table.engine!.scores));
+  }
+}
+
+/**
+ * The 204 body: ACU whose move, AUF who still places dots, SCR the captures, then a GAL row per
+ * field row (y from 0), one digit per point: 0 empty, 1-4 a dot of that player, 5-8 a captured dot
+ * of player digit-4, 9 an empty point in a surround.
+ */
+export function stateLines(engine: DotsGame, logins: readonly string[], scores: readonly number[]): string[] {
+  const { board, field } = engine;
+  const lines = [`ACU ${logins[engine.toMove]}`, `AUF ${logins.map((_, seat) => (engine.isStopped(seat) ? 0 : 1)).join(' ')}`, `SCR ${scores.join(' ')}`];
+  for (let row = 0; row < field.height; row++) {
+    let digits = '';
+    for (let col = 0; col < field.width; col++) {
+      const p = field.point(row, col);
+      const owner = board.owner[p];
+      digits += owner === 0 ? (board.captor[p] === 0 ? '0' : '9') : String(board.captor[p] === 0 ? owner : owner + 4);
+    }
+    lines.push(`GAL ${digits}`);
+  }
+  return lines;
+}

@@ -1,0 +1,97 @@
+import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { AppConfig } from '../common/config.js';
+import { endUnfinished, transcriptExternalId } from '../formats/dots-transcript/transcript.js';
+import { DOTS_TRANSCRIPT } from '../formats/dots-transcript/plugin.js';
+import { GamesService } from '../games/games.service.js';
+import { DotsRepository } from './dots.repository.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { GameOptions } from './protocol.js';
+import type { DotsStore, PlayerStatistics, SavedGame } from './store.js';
+
+/** Waits before the archive upload is tried again (the analysis queue may be full for a moment). */
+const RETRY_DELAYS_MS = [500, 2000, 8000];
+
+/**
+ * The lobby's store on the archive's database: accounts with scrypt hashes, games row by row, and
+ * finished games uploaded to the archive through the normal upload path (GamesService.upload, the
+ * same analysis threads), as transcripts the `dots-transcript` plugin reads.
+ */
+@Injectable()
+export class DotsServerStore implements DotsStore {
+  private readonly logger = new Logger('DotsServer');
+  /** A hash to check against when the login does not exist, so that both answers take as long. */
+  private decoy: Promise<string> | null = null;
+
+  constructor(
+    private readonly repository: DotsRepository,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  async register(login: string, password: string): Promise<boolean> {
+    if ((await this.repository.account(login)) !== undefined) return false;
+    return this.repository.insertAccount(login, await hashPassword(password, this.config.DOTS_SCRYPT_COST));
+  }
+
+  async verify(login: string, password: string): Promise<boolean> {
+    const account = await this.repository.account(login);
+    if (account === undefined) {
+      this.decoy ??= hashPassword('', this.config.DOTS_SCRYPT_COST);
+      await verifyPassword(password, await this.decoy);
+      return false;
+    }
+    return verifyPassword(password, account.passwordHash);
+  }
+
+  createGame(options: GameOptions, creator: string): Promise<number> {
+    return this.repository.insertGame(options, creator);
+  }
+
+  saveGame(game: SavedGame): Promise<void> {
+    return this.repository.updateGame(game.id, game.state, game.players, game.transcript);
+  }
+
+  async archive(game: SavedGame): Promise<void> {
+    if (game.transcript === null) return;
+    const games = this.moduleRef.get(GamesService, { strict: false });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { game: stored } = await games.upload(
+          { bytes: Buffer.from(game.transcript, 'utf8'), mediaType: 'text/plain; charset=utf-8', filename: `dots-game-${game.id}.txt` },
+          { format: `${DOTS_TRANSCRIPT.publisher}/${DOTS_TRANSCRIPT.version}`, filename: `dots-game-${game.id}.txt` },
+        );
+        await this.repository.markArchived(game.id, Number(stored.id));
+        return;
+      } catch (error) {
+        // Only a busy archive (503: the analysis queue is full) is worth another try.
+        if (attempt >= RETRY_DELAYS_MS.length || !(error instanceof HttpException && error.getStatus() === 503)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+      }
+    }
+  }
+
+  /** UST: the archive's outcomes of the games whose player carries the login's external id. */
+  async statistics(login: string): Promise<PlayerStatistics> {
+    const counts = await this.repository.outcomes(transcriptExternalId(login));
+    const count = (outcome: string) => counts.filter((c) => c.outcome === outcome).reduce((sum, c) => sum + c.count, 0);
+    return { played: counts.reduce((sum, c) => sum + c.count, 0), won: count('won'), lost: count('lost'), drawn: count('drawn') };
+  }
+
+  /**
+   * At start: games a stop interrupted end — waiting ones abandoned, running ones unfinished (their
+   * transcript closed with `end unfinished`) — and every ended game not yet in the archive is stored.
+   */
+  async recover(): Promise<void> {
+    for (const row of await this.repository.openGames()) {
+      if (row.state === 'running' && row.transcript !== null) await this.repository.updateGame(row.id, 'unfinished', row.logins, endUnfinished(row.transcript));
+      else await this.repository.updateGame(row.id, 'abandoned', row.logins, row.transcript);
+    }
+    for (const row of await this.repository.unarchivedGames()) {
+      const state = row.state === 'unfinished' ? 'finished' : row.state;
+      await this.archive({ id: row.id, state: state as SavedGame['state'], options: row.options, players: row.logins, transcript: row.transcript }).catch((error: unknown) =>
+        this.logger.error(`Dots game ${row.id} could not be archived: ${(error as Error).message}`),
+      );
+    }
+  }
+}
