@@ -8,7 +8,7 @@ import { FormatError } from '../formats/errors.js';
 import type { FileGames, ReadResult } from '../formats/format-reader.js';
 import type { ReadLimits } from '../formats/limits.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
-import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
+import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, ReadManyReply, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
 
 export interface AnalysisPoolOptions {
   /** Analysis threads at most (ANALYSIS_THREADS). */
@@ -67,6 +67,32 @@ export class AnalysisPool {
     const reply = (await this.run({ kind: 'read', ...this.fileTask(file), format, withReplay })) as ReadReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return reply.record;
+  }
+
+  /**
+   * Reads several games of one file (each `bytes` a game; the same name and media type) in one task,
+   * for storing: no replays come back. Each game's answer is its reading or its FormatError. Should
+   * the batch as a whole pass the time or memory limit, each game is read again on its own, under
+   * the limits of one analysis, so only the game at fault fails.
+   */
+  async readMany(files: readonly UploadedFile[], format?: string): Promise<(ReadResult | FormatError)[]> {
+    if (files.length === 0) return [];
+    const ends: number[] = [];
+    let end = 0;
+    for (const file of files) ends.push((end += file.bytes.length));
+    const bytes = Buffer.concat(files.map((file) => file.bytes), end);
+    const task = { kind: 'readMany' as const, ...this.fileTask({ ...files[0], bytes }), ends, format };
+    let reply: ReadManyReply;
+    try {
+      reply = (await this.run(task)) as ReadManyReply;
+    } catch (error) {
+      if (!(error instanceof FormatError && (error.code === 'analysis.timeout' || error.code === 'analysis.memory'))) throw error;
+      // One at a time: the batch held one slot of the pool, and so do its games now.
+      const readings: (ReadResult | FormatError)[] = [];
+      for (const file of files) readings.push(await this.read(file, format, { withReplay: false }).catch((failure: unknown) => asFailure(failure)));
+      return readings;
+    }
+    return reply.results.map((result) => (result.ok ? result.record : asFormatError(result.error)));
   }
 
   /** A game written in another format of its family (`target`: `publisher/version`). */
@@ -176,6 +202,12 @@ export class AnalysisPool {
  */
 function ownBytes(bytes: Buffer): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
+/** A game's FormatError as its answer; anything else fails the whole batch. */
+function asFailure(error: unknown): FormatError {
+  if (error instanceof FormatError) return error;
+  throw error;
 }
 
 function asFormatError(data: FormatErrorData): FormatError {

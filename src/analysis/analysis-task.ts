@@ -48,7 +48,18 @@ export interface ConvertTask extends FileTask {
   readonly target: string;
 }
 
-export type AnalysisTask = ReadTask | RegenerateTask | SplitTask | ConvertTask;
+/**
+ * Several games of one file read in one go (a collection's games, a batch at a time): `bytes` holds
+ * them one after the other, game i being `bytes[ends[i-1] ?? 0, ends[i])`. One message each way for
+ * the batch instead of one per game. The replay is always left out (the games are to be stored).
+ */
+export interface ReadManyTask extends FileTask {
+  readonly kind: 'readMany';
+  readonly ends: readonly number[];
+  readonly format?: string;
+}
+
+export type AnalysisTask = ReadTask | ReadManyTask | RegenerateTask | SplitTask | ConvertTask;
 
 /** A {@link FormatError} as data. */
 export interface FormatErrorData {
@@ -60,13 +71,16 @@ export interface FormatErrorData {
 
 export type ReadReply = { readonly ok: true; readonly record: ReadResult } | { readonly ok: false; readonly error: FormatErrorData };
 
+/** One answer per game of a {@link ReadManyTask}, in order. */
+export type ReadManyReply = { readonly ok: true; readonly results: readonly ReadReply[] };
+
 export type SplitReply = { readonly ok: true; readonly games: FileGames } | { readonly ok: false; readonly error: FormatErrorData };
 
 export type ConvertReply =
   | { readonly ok: true; readonly file: Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array } }
   | { readonly ok: false; readonly error: FormatErrorData };
 
-export type AnalysisReply = ReadReply | RegenerateReply | SplitReply | ConvertReply;
+export type AnalysisReply = ReadReply | ReadManyReply | RegenerateReply | SplitReply | ConvertReply;
 
 export type RegenerateReply =
   | { readonly ok: true; readonly file: (Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array }) | undefined }

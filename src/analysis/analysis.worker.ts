@@ -3,7 +3,8 @@ import { FormatReader } from '../formats/format-reader.js';
 import { workerData } from 'node:worker_threads';
 import { loadPluginModules } from '../formats/plugin-modules.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
-import type { AnalysisReply, AnalysisTask, FormatErrorData } from './analysis-task.js';
+import type { ReadResult } from '../formats/format-reader.js';
+import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply } from './analysis-task.js';
 
 /**
  * The body of an analysis thread: every plugin's parse, validation, replay, solve and regeneration
@@ -25,8 +26,22 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   try {
     if (task.kind === 'read') {
       const record = await reader.read(file, { ...request, format: task.format });
-      if (task.withReplay !== false || !record.analysis) return { ok: true, record };
-      return { ok: true, record: { ...record, analysis: { ...record.analysis, replay: [] } } };
+      return { ok: true, record: task.withReplay === false ? withoutReplay(record) : record };
+    }
+    if (task.kind === 'readMany') {
+      const results: ReadReply[] = [];
+      let start = 0;
+      for (const end of task.ends) {
+        const game = { ...file, bytes: file.bytes.subarray(start, end) };
+        start = end;
+        try {
+          results.push({ ok: true, record: withoutReplay(await reader.read(game, { ...request, format: task.format })) });
+        } catch (error) {
+          if (!(error instanceof FormatError)) throw error;
+          results.push({ ok: false, error: asData(error) });
+        }
+      }
+      return { ok: true, results };
     }
     if (task.kind === 'split') return { ok: true, games: reader.split(file, { ...request, format: task.format }) };
     if (task.kind === 'convert') return { ok: true, file: await reader.convert(file, task, task.target, request) };
@@ -35,6 +50,11 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
     if (error instanceof FormatError) return { ok: false, error: asData(error) };
     throw error;
   }
+}
+
+/** A reading to be stored: its replay, made again on request, does not travel back. */
+function withoutReplay(record: ReadResult): ReadResult {
+  return record.analysis ? { ...record, analysis: { ...record.analysis, replay: [] } } : record;
 }
 
 function asData(error: FormatError): FormatErrorData {

@@ -78,6 +78,9 @@ export class EmbeddedMaintenance implements OnApplicationBootstrap, OnApplicatio
       if (upkeep === 'none') continue;
       const started = performance.now();
       const name = `"${table.relname.replace(/"/g, '""')}"`;
+      // A table dropped since the statistics were read (a scratch table) is not an error worth a log line.
+      const [here]: { here: boolean }[] = await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS here`, [`public.${name}`]);
+      if (!here.here) continue;
       await this.dataSource.query(upkeep === 'vacuum' ? `VACUUM (ANALYZE) ${name}` : `ANALYZE ${name}`);
       EmbeddedMaintenance.logger.debug(`${upkeep} ${table.relname} in ${(performance.now() - started).toFixed(0)} ms`);
       done[table.relname] = upkeep;

@@ -6,6 +6,8 @@ import { makeProblem } from '../common/problem-details.js';
 import type { ProblemDetails } from '../common/problem-details.js';
 import { FormatError } from '../formats/errors.js';
 import { UploadsService } from '../uploads/uploads.service.js';
+import type { CheckedUpload, ReadUpload } from '../uploads/uploads.service.js';
+import type { UploadDto } from '../uploads/dto/upload.dto.js';
 import type { WithinUpload } from '../uploads/uploads.repository.js';
 import { entryLimits, importEntries } from './import-entries.js';
 import type { ImportEntry } from './import-entries.js';
@@ -19,10 +21,11 @@ const SERVER_FAILURE_TRIES = 3;
 const SERVER_FAILURE_WAIT_MS = 2000;
 
 /**
- * Works through running imports in the background, one file at a time, each through the path of
- * POST /uploads. Each file's record commits with its games, so after a restart (imports still
- * `running` are resumed at boot) an import goes on after its last finished file. On shutdown the
- * file in hand is finished, and no other begun.
+ * Works through running imports in the background, each file through the path of POST /uploads
+ * (check, read, store), one file written at a time while the next one's games are read. Each
+ * file's record commits with its games, so after a restart (imports still `running` are resumed at
+ * boot) an import goes on after its last finished file. On shutdown the file being written is
+ * finished, and no other begun.
  */
 @Injectable()
 export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -77,15 +80,34 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       return;
     }
     const from = await this.imports.nextPosition(job.id);
+    // A file's games are read on the analysis threads while the file before it is written on this
+    // thread: its check (the only database work before its write) comes first, while no write is
+    // under way. Records still follow the files' order, so a resumed import starts after the last.
+    let ready: Ready | undefined;
     try {
       for await (const entry of importEntries(job.spoolPath, job.kind, entryLimits(this.config), from)) {
-        // Stopping: this entry is left for the next start, which reads it again.
+        // Stopping: the entries not yet written are left for the next start, which reads them again.
         if (this.stopping) return;
-        const left = await this.settle(job.id, entry);
-        if (left) await this.imports.record(job.id, left);
+        const planned = await this.plan(job.id, entry);
+        const reading = 'checked' in planned ? this.attempt(job.id, entry, () => this.uploads.read(planned.checked)) : undefined;
+        // Read or not, a rejected reading is awaited below; nothing is left unobserved meanwhile.
+        reading?.catch(() => undefined);
+        if (ready) await this.write(job.id, ready);
+        ready = undefined;
+        if (this.stopping) return;
+        if ('record' in planned) {
+          await this.imports.record(job.id, planned.record);
+          continue;
+        }
+        const games = await reading!;
+        if ('record' in games) await this.imports.record(job.id, games.record);
+        else ready = { entry, checked: planned.checked, games };
       }
+      if (ready && !this.stopping) await this.write(job.id, ready);
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
+      // The archive is at fault (a bomb, a broken stream): what was read before it is still written.
+      if (ready && !this.stopping) await this.write(job.id, ready);
       await this.imports.finish(job.id, 'failed', makeProblem(error.getStatus(), error.code, error.message));
       await rm(job.spoolPath, { recursive: true, force: true });
       return;
@@ -95,32 +117,44 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     await rm(job.spoolPath, { recursive: true, force: true });
   }
 
-  /**
-   * Stores one file. When it brings new games, its record is written inside their transaction (and
-   * undefined is returned); otherwise the record to write.
-   */
-  private async settle(importId: number, entry: ImportEntry): Promise<ImportEntryRecord | undefined> {
-    const base = { position: entry.position, path: entry.path, uploadId: null, gameIds: [], problem: null, gamesStored: 0, duplicates: 0 };
-    if (!entry.file) return { ...base, outcome: 'refused', problem: entry.problem ?? null };
+  /** What becomes of a file before its games are read: its record when that is settled already (refused, kept before), else the checked file. */
+  private async plan(importId: number, entry: ImportEntry): Promise<{ record: ImportEntryRecord } | { checked: CheckedUpload }> {
+    if (!entry.file) return { record: { ...baseOf(entry), outcome: 'refused', problem: entry.problem ?? null } };
+    const file = entry.file;
+    const checked = await this.attempt(importId, entry, () => this.uploads.check(file, { filename: file.filename }));
+    if ('record' in checked) return checked;
+    if ('kept' in checked) return { record: keptRecord(entry, checked.kept) };
+    return { checked };
+  }
+
+  /** Writes a file whose games are read; its record commits with them (or is written after, when the same file was kept meanwhile). */
+  private async write(importId: number, { entry, checked, games }: Ready): Promise<void> {
     let recorded: ImportEntryRecord | undefined;
-    const within: WithinUpload = async (query, uploadId, games) => {
-      const stored = games.filter((game) => game.outcome !== 'duplicate').length;
+    const within: WithinUpload = async (query, uploadId, stored) => {
+      const fresh = stored.filter((game) => game.outcome !== 'duplicate').length;
       recorded = {
-        ...base,
-        outcome: outcomeOf(games.map((game) => game.outcome)),
+        ...baseOf(entry),
+        outcome: outcomeOf(stored.map((game) => game.outcome)),
         uploadId,
-        gameIds: games.map((game) => game.gameId),
-        gamesStored: stored,
-        duplicates: games.length - stored,
+        gameIds: stored.map((game) => game.gameId),
+        gamesStored: fresh,
+        duplicates: stored.length - fresh,
       };
       await this.imports.record(importId, recorded, query);
     };
+    const written = await this.attempt(importId, entry, () => this.uploads.store(checked, games, within));
+    if ('record' in written) await this.imports.record(importId, written.record);
+    else if (!(written.created && recorded)) await this.imports.record(importId, keptRecord(entry, written.upload));
+  }
+
+  /**
+   * One step of storing a file, tried again while every analysis thread is busy, and up to
+   * SERVER_FAILURE_TRIES times when the server fails; a refusal becomes the file's record.
+   */
+  private async attempt<T>(importId: number, entry: ImportEntry, step: () => Promise<T>): Promise<T | { record: ImportEntryRecord }> {
     for (let tries = 1; ; tries++) {
       try {
-        const { upload, created } = await this.uploads.upload(entry.file, { filename: entry.file.filename }, within);
-        if (created && recorded) return undefined;
-        const gameIds = upload.games.flatMap((game) => (game.gameId === null ? [] : [game.gameId]));
-        return { ...base, outcome: 'duplicate', uploadId: upload.id, gameIds, duplicates: upload.games.length };
+        return await step();
       } catch (error) {
         const problem = problemOf(error);
         if (problem?.code === 'analysis.busy' && !this.stopping) {
@@ -128,15 +162,32 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
           tries--;
           continue;
         }
-        if (problem && problem.status < 500) return { ...base, outcome: 'refused', problem };
+        if (problem && problem.status < 500) return { record: { ...baseOf(entry), outcome: 'refused', problem } };
         if (tries >= SERVER_FAILURE_TRIES || this.stopping) {
           this.logger.error(`import ${importId}: ${entry.path} failed: ${(error as Error).stack ?? String(error)}`);
-          return { ...base, outcome: 'refused', problem: problem ?? makeProblem(500, 'internal', 'the server failed to store this file; it has been logged') };
+          return { record: { ...baseOf(entry), outcome: 'refused', problem: problem ?? makeProblem(500, 'internal', 'the server failed to store this file; it has been logged') } };
         }
         await sleep(SERVER_FAILURE_WAIT_MS);
       }
     }
   }
+}
+
+/** A file whose games are read, waiting to be written. */
+interface Ready {
+  readonly entry: ImportEntry;
+  readonly checked: CheckedUpload;
+  readonly games: ReadUpload;
+}
+
+function baseOf(entry: ImportEntry) {
+  return { position: entry.position, path: entry.path, uploadId: null, gameIds: [] as number[], problem: null, gamesStored: 0, duplicates: 0 };
+}
+
+/** The record of a file the archive kept before: a duplicate, naming the kept file and its games. */
+function keptRecord(entry: ImportEntry, upload: UploadDto): ImportEntryRecord {
+  const gameIds = upload.games.flatMap((game) => (game.gameId === null ? [] : [game.gameId]));
+  return { ...baseOf(entry), outcome: 'duplicate', uploadId: upload.id, gameIds, duplicates: upload.games.length };
 }
 
 /** A file's outcome from its games': indexed when any new game was, else stored when any is new, else duplicate. */

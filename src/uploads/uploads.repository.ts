@@ -6,7 +6,7 @@ import type { Inserted, NewGame, Query } from '../games/games.repository.js';
 import type { UploadGameOutcome } from './dto/upload.dto.js';
 
 /** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
-const INSERT_BATCH = 500;
+const INSERT_BATCH = 1000;
 
 /** A kept file as stored: its columns and its games in file order. */
 export interface UploadView {

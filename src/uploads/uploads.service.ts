@@ -15,6 +15,13 @@ import { UploadsRepository } from './uploads.repository.js';
 import type { NewUploadGame, UploadView, WithinUpload } from './uploads.repository.js';
 
 /**
+ * Games of a collection read in one analysis task (about a second of Go games): one message each way
+ * for the lot, so the thread seldom waits for this thread, busy writing the file before, to hand it
+ * the next batch. A batch past the limits is read again game by game.
+ */
+const READ_BATCH = 2500;
+
+/**
  * Files kept whole with the games they hold: an SGF collection or a PDN database becomes one game
  * per record, each with its byte range of the file as its bytes. Plugin work (finding the games,
  * reading each) runs on the analysis threads, as for single games.
@@ -33,16 +40,30 @@ export class UploadsService {
    * `within` runs in the transaction that stores a new file (not for a file kept before).
    */
   async upload(file: ReceivedFile, query: UploadGameQuery, within?: WithinUpload): Promise<{ upload: UploadDto; created: boolean }> {
+    const checked = await this.check(file, query);
+    if ('kept' in checked) return { upload: checked.kept, created: false };
+    return this.store(checked, await this.read(checked), within);
+  }
+
+  /**
+   * The first step of storing a file, the only one before the write that asks the database: the kept
+   * file when the archive has these bytes. Bulk imports check a file, then read its games while the
+   * file before is being written.
+   */
+  async check(file: ReceivedFile, query: UploadGameQuery): Promise<{ kept: UploadDto } | CheckedUpload> {
     const filename = uploadFilename(query, file);
     const sha256 = sha256Hex(file.bytes);
     const known = await this.existing(sha256);
-    if (known) return { upload: known, created: false };
+    return known ? { kept: known } : { file, filename, sha256, format: query.format };
+  }
 
-    const whole = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
-    const found = await this.analysis.split(whole, query.format);
-    this.checkCount(found.slices.length);
-    const games = await this.readAll(file, filename, found.slices, found.format);
-    const format = formatOf(found.format, games);
+  /**
+   * Writes the file and its games in one transaction (see {@link check} and {@link read}); a file
+   * stored meanwhile by another upload is answered as kept.
+   */
+  async store(checked: CheckedUpload, { format: found, games }: ReadUpload, within?: WithinUpload): Promise<{ upload: UploadDto; created: boolean }> {
+    const { file, filename, sha256 } = checked;
+    const format = formatOf(found, games);
     for (;;) {
       const id = await this.uploads.insert({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...format, games }, within);
       const kept = id === undefined ? await this.existing(sha256) : await this.get(String(id));
@@ -75,41 +96,68 @@ export class UploadsService {
   }
 
   /**
-   * Reads every game, as many at once as there are analysis threads. A game the archive already
-   * has is not read again. In a file of one game a reading error refuses the upload (as POST /games
-   * does); in a collection the game is kept without an index, its reason naming the error and where.
+   * Finds the games of a checked file and reads them, READ_BATCH games to an analysis task, as many
+   * tasks at once as there are analysis threads; no database work, so it can run while another file
+   * is written. A game the archive has is read too, and found a duplicate when written. In a file of
+   * one game a reading error refuses the upload (as POST /games does), unless the archive has that
+   * game; in a collection the game is kept without an index, its reason naming the error and where.
    */
-  private async readAll(file: ReceivedFile, filename: string | null, slices: readonly GameSlice[], format: string | undefined): Promise<NewUploadGame[]> {
-    const games: NewUploadGame[] = new Array(slices.length);
+  async read(checked: CheckedUpload): Promise<ReadUpload> {
+    const { file, filename } = checked;
+    const whole = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
+    const found = await this.analysis.split(whole, checked.format);
+    const { slices, format } = found;
+    this.checkCount(slices.length);
     const hashes = slices.map(({ start, end }) => sha256Hex(file.bytes.subarray(start, end)));
-    const known = await this.uploads.idsBySha256(hashes);
+    const games: NewUploadGame[] = new Array(slices.length);
+    const gameFile = (index: number) => ({ bytes: file.bytes.subarray(slices[index].start, slices[index].end), mediaType: file.mediaType, filename: filename ?? undefined });
+    const keep = (index: number, record: ReadResult) => {
+      const { start, end } = slices[index];
+      games[index] = { start, end, game: { file: gameFile(index), sha256: hashes[index], mediaType: this.reader.mediaTypeFor(file.mediaType, record), filename, record } };
+    };
+    if (slices.length === 1) {
+      try {
+        keep(0, await this.analysis.read(gameFile(0), format, { withReplay: false }));
+      } catch (error) {
+        const twin = error instanceof FormatError ? (await this.uploads.idsBySha256(hashes)).get(hashes[0]) : undefined;
+        if (twin === undefined) throw error;
+        games[0] = { ...slices[0], duplicateOf: twin };
+      }
+      return { format, games };
+    }
     let next = 0;
     const work = async () => {
       while (next < slices.length) {
-        const index = next++;
-        const { start, end } = slices[index];
-        const bytes = file.bytes.subarray(start, end);
-        const sha256 = hashes[index];
-        const duplicateOf = known.get(sha256);
-        if (duplicateOf !== undefined) {
-          games[index] = { start, end, duplicateOf };
-          continue;
-        }
-        const single = { bytes, mediaType: file.mediaType, filename: filename ?? undefined };
-        let record: ReadResult;
-        try {
-          record = await this.analysis.read(single, format, { withReplay: false });
-        } catch (error) {
-          if (!(error instanceof FormatError) || slices.length === 1) throw error;
-          record = unreadable(`game ${index + 1} of the file (bytes ${start}–${end}) could not be read: ${error.message}`);
-        }
-        const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
-        games[index] = { start, end, game: { file: single, sha256, mediaType, filename, record } };
+        const first = next;
+        const batch = Array.from({ length: Math.min(READ_BATCH, slices.length - first) }, (_, at) => first + at);
+        next += batch.length;
+        const readings = await this.analysis.readMany(batch.map(gameFile), format);
+        readings.forEach((reading, at) => {
+          const index = batch[at];
+          const { start, end } = slices[index];
+          keep(index, reading instanceof FormatError ? unreadable(`game ${index + 1} of the file (bytes ${start}–${end}) could not be read: ${reading.message}`) : reading);
+        });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.config.ANALYSIS_THREADS, slices.length) }, work));
-    return games;
+    await Promise.all(Array.from({ length: Math.min(this.config.ANALYSIS_THREADS, Math.ceil(slices.length / READ_BATCH)) }, work));
+    return { format, games };
   }
+}
+
+/** A file checked before its games are read (see {@link UploadsService.check}). */
+export interface CheckedUpload {
+  readonly file: ReceivedFile;
+  readonly filename: string | null;
+  readonly sha256: string;
+  /** The format named by the uploader, if any. */
+  readonly format: string | undefined;
+}
+
+/** A checked file's games, read (see {@link UploadsService.read}). */
+export interface ReadUpload {
+  /** The format that found the games, if one was named for them. */
+  readonly format: string | undefined;
+  readonly games: NewUploadGame[];
 }
 
 /** A game of a collection that its plugin could not read: kept, not indexed, with the reason. */

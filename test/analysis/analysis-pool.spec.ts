@@ -120,6 +120,30 @@ describe('AnalysisPool', () => {
     }
   });
 
+  it('reads a batch of games in one task, each answered with its reading or its FormatError', async () => {
+    const analysis = pool();
+    try {
+      const [english, broken, small] = await analysis.readMany([{ bytes: ENGLISH_BOARD }, { bytes: Buffer.from('Version 2\r\nMode: Normal\r\ny y ?\r\n') }, { bytes: SMALL_BOARD }]);
+      expect(english).toMatchObject({ family: 'peg-solitaire', analysis: { result: 'solvable', moveCount: 31, replay: [] } });
+      expect(broken).toBeInstanceOf(FormatError);
+      expect(broken).toMatchObject({ code: 'format.malformed' });
+      expect(small).toMatchObject({ family: 'peg-solitaire' });
+    } finally {
+      await analysis.close();
+    }
+  });
+
+  it('reads a batch past the time limit again game by game, so only a game at fault would fail', async () => {
+    // Each heavy board spends its 900 ms budget; the three together pass the 2 s limit, each alone does not.
+    const analysis = pool({ timeoutMs: 2000, budgetMs: 900 });
+    try {
+      const readings = await analysis.readMany([{ bytes: HEAVY_BOARD }, { bytes: HEAVY_BOARD }, { bytes: HEAVY_BOARD }]);
+      expect(readings.map((reading) => (reading instanceof FormatError ? reading.code : reading.analysis?.details.solvable))).toEqual(['unknown', 'unknown', 'unknown']);
+    } finally {
+      await analysis.close();
+    }
+  });
+
   it('sends format errors back as FormatErrors with their code and location', async () => {
     const analysis = pool();
     try {
