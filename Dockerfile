@@ -29,6 +29,7 @@ COPY --from=build /app/dist dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
-EXPOSE 3000
+# HTTP (API, viewer, Dots WebSocket bridge) and the Dots server's TCP port.
+EXPOSE 3000 7777
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/src/main.js"]
