@@ -25,7 +25,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      const record = await reader.read(file, { ...request, format: task.format });
+      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay });
       return { ok: true, record: task.withReplay === false ? withoutReplay(record) : record };
     }
     if (task.kind === 'readMany') {
@@ -35,7 +35,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: withoutReplay(await reader.read(game, { ...request, format: task.format })) });
+          results.push({ ok: true, record: withoutReplay(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });

@@ -17,6 +17,13 @@ export interface ReadRequest {
   readonly format?: string;
   readonly timeBudgetMs: number;
   readonly limits: ReadLimits;
+  /** False when the reading is only stored: plugins may leave `analysis.replay` empty (see ReadOptions). */
+  readonly withReplay?: boolean;
+  /**
+   * True when the bytes are one game found by {@link FormatReader.split}: a collection is not looked
+   * for again (that would scan every game a second time).
+   */
+  readonly oneGame?: boolean;
 }
 
 /**
@@ -71,7 +78,7 @@ export class FormatReader {
     const { bytes, charset } = utf8View(upload.bytes);
     const file = { ...upload, bytes };
     checkUploadBasics(bytes);
-    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits };
+    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits, withReplay: request.withReplay };
     // Spans only where plugins read the bytes as uploaded: UTF-16 text is re-encoded for them.
     const withSpans = (record: GameRecord): ReadResult => ({
       ...record,
@@ -81,7 +88,7 @@ export class FormatReader {
     const chosen = request.format !== undefined ? this.named(request.format) : this.claimant(file);
     if (chosen) {
       const plugin = chosen.plugin;
-      const games = plugin.split?.(file, { ...options, format: chosen.format }).length ?? 1;
+      const games = request.oneGame ? 1 : (plugin.split?.(file, { ...options, format: chosen.format }).length ?? 1);
       if (games > 1) throw new FormatError(`the file holds ${games} games, and this reads one game a file`, [], 422, 'upload.collection');
       return withSpans(await plugin.read(file, { ...options, format: chosen.format }));
     }

@@ -52,6 +52,11 @@ export interface ReadOptions {
   readonly timeBudgetMs: number;
   /** Bounds on the work of one upload; a plugin refuses input past them with the error of `limits.ts`. */
   readonly limits: ReadLimits;
+  /**
+   * False when the archive only stores the reading: a plugin may then leave `analysis.replay` empty
+   * and save building it (the archive makes a replay on request). Everything else stays the same.
+   */
+  readonly withReplay?: boolean;
 }
 
 export interface FormatPlugin {

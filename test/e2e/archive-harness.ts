@@ -1,4 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { createApp } from '../../src/app.factory.js';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database.js';
 import { loadConfig } from '../../src/common/config.js';
@@ -56,6 +60,42 @@ export async function startArchive(settings: Record<string, string> = {}, option
       stopChecking();
       await app.close();
       await database?.drop();
+    },
+  };
+}
+
+/**
+ * An archive started on a database that `write` filled first, as an earlier version left it (at the
+ * schema of the migrations it ran): on a fresh database of the server named by
+ * TABULA_TEST_DATABASE_URL, else on an embedded database in a temporary folder. Starting it runs the
+ * migrations after. Closing it drops the database or removes the folder.
+ */
+export async function startArchiveWrittenBefore(write: (url: string) => Promise<void>): Promise<TestArchive> {
+  const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
+  let archive: TestArchive;
+  let cleanUp: () => Promise<void>;
+  if (serverUrl) {
+    const scratch = await createScratchDatabase(serverUrl, 'tabula_test');
+    cleanUp = () => scratch.drop();
+    await write(scratch.url);
+    archive = await startArchive({ DATABASE_URL: scratch.url });
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tabula-before-'));
+    cleanUp = async () => rmSync(dataDir, { recursive: true, force: true });
+    const embedded = await EmbeddedPostgres.start(dataDir);
+    try {
+      await write(embedded.url);
+      await embedded.whenNoConnections();
+    } finally {
+      await embedded.stop();
+    }
+    archive = await startArchive({ DATA_DIR: dataDir });
+  }
+  return {
+    ...archive,
+    async close() {
+      await archive.close();
+      await cleanUp();
     },
   };
 }

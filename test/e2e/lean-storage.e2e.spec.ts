@@ -1,13 +1,9 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
-import { createScratchDatabase } from '../support/scratch-database.js';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, startArchiveWrittenBefore, TestArchive } from './archive-harness.js';
 
 /**
  * Lean storage: the bytes live in game_files, Header and Body are byte ranges of them (text only
@@ -89,33 +85,12 @@ describe('an archive from before lean storage, migrated on start', () => {
 
   let archive: TestArchive;
   let db: DataSource;
-  let cleanUp: () => Promise<void>;
 
   beforeAll(async () => {
-    const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
-    if (serverUrl) {
-      const scratch = await createScratchDatabase(serverUrl, 'tabula_test');
-      await writeOldArchive(scratch.url);
-      archive = await startArchive({ DATABASE_URL: scratch.url });
-      cleanUp = () => scratch.drop();
-    } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'tabula-lean-'));
-      const embedded = await EmbeddedPostgres.start(dataDir);
-      try {
-        await writeOldArchive(embedded.url);
-        await embedded.whenNoConnections();
-      } finally {
-        await embedded.stop();
-      }
-      archive = await startArchive({ DATA_DIR: dataDir });
-      cleanUp = async () => rmSync(dataDir, { recursive: true, force: true });
-    }
+    archive = await startArchiveWrittenBefore(writeOldArchive);
     db = archive.app.get<DataSource>(getDataSourceToken());
   });
-  afterAll(async () => {
-    await archive?.close();
-    await cleanUp?.();
-  });
+  afterAll(() => archive?.close());
 
   /** The rows the version before wrote: bytes, hex SHA-256 and texts in the games row; replays kept. */
   async function writeOldArchive(url: string): Promise<void> {

@@ -7,6 +7,7 @@ import type { DotsInterchangeGame } from '../../src/formats/dots-analysis/index.
 import { DOTS_SERVER_204, dotsServerPlugin } from '../../src/formats/dots-server/plugin.js';
 import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../src/formats/sgf-dots/plugin.js';
 import { VK_CODE_FORMAT, VK_SAVE_FORMAT, vkDotsPlugin } from '../../src/formats/vk-dots/plugin.js';
+import { refusal } from '../support/limits.js';
 
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const bytes = (text: string | Buffer): Buffer => (Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'));
@@ -33,15 +34,6 @@ async function analysis(content: string | Buffer, format: FormatDescriptor): Pro
   return (await pluginOf(format).read({ bytes: bytes(content) }, { ...options, format })).analysis!;
 }
 
-async function refusal(work: Promise<unknown>): Promise<FormatError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
 
 /**
  * Every dot of the main line, `seat:row,col` (0-based): the first `opening` of them (setup, or the

@@ -42,15 +42,21 @@ export function sgfLetters(point: GoPoint): string {
  * notation (`pass` for a pass), `score` the stones captured so far per seat, and `details` with
  * colour, the raw x and y, the move in the usual coordinates (`point`: `Q16`) and in SGF's letters
  * (`sgf`: `pd`), the removed stones as x/y and `illegal`, plus what `extra` adds for the format.
+ * `withPlies` false: the tally alone (a reading that is only stored).
  */
 export function goReplayPlies<M extends GoPlyInput>(
   moves: readonly M[],
   board: { readonly seats: number; readonly height: number },
   notation: (point: GoPoint) => string,
   extra?: (move: M) => Record<string, JsonValue> | undefined,
+  withPlies = true,
 ): GoPlies {
   const seats = board.seats;
   const captures = Array.from({ length: seats }, () => 0);
+  if (!withPlies) {
+    for (const m of moves) captures[m.seat] += m.captured.length;
+    return { plies: [], captures };
+  }
   const plies = moves.map((m): ReplayPly => {
     captures[m.seat] += m.captured.length;
     const details: Record<string, JsonValue> = {

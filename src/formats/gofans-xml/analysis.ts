@@ -11,7 +11,7 @@ import { GoFansReplay, ReplayedGoFansMove, formatPoint, samePoints } from './rep
 export type GameEnd = 'resignation' | 'two passes' | 'none';
 
 /** Index rows, verdict and replay of a replayed GoFans game. */
-export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnalysis {
+export function analyseGoFans(game: GoFansGame, replay: GoFansReplay, withReplay = true): GameAnalysis {
   const problems: Problem[] = [];
   let legal = true;
   let consistent = true;
@@ -81,6 +81,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay): GameAnaly
     // GoFans writes points as attributes only: the replay names them as players do (`B9`, `Q16`).
     (point) => goCoordinate(point, game.boardSize) ?? formatPoint(point),
     ({ m }) => (m.move.removes === null ? undefined : { fileRemoves: m.move.removes.map((p) => ({ x: p.x, y: p.y })) }),
+    withReplay,
   );
 
   const passes = replay.mainLine.filter((m) => m.move.point === null).length;

@@ -66,7 +66,7 @@ export const gofansXmlPlugin: FormatPlugin = {
       };
     }
     const { game, replay } = await readGoFans(document, version, options.limits);
-    return { ...columns, family: 'go', analysis: analyseGoFans(game, replay) };
+    return { ...columns, family: 'go', analysis: analyseGoFans(game, replay, options.withReplay !== false) };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {

@@ -14,7 +14,7 @@ const COLORS = ['black', 'white'] as const;
  * an area count of the stones as they stand cannot remove dead stones, so it could contradict a
  * result the players agreed on.
  */
-export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay: GoGameReplay<SgfGoMove>): GameAnalysis {
+export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay: GoGameReplay<SgfGoMove>, withReplay = true): GameAnalysis {
   const problems: Problem[] = [];
   if (collection.charset.ignored !== null) {
     problems.push(noteProblem('note.charset', null, `${collection.charset.ignored}: the text was read as ${collection.charset.source === 'utf-8' ? 'UTF-8' : 'Latin-1'}`));
@@ -43,6 +43,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
     { seats: 2, height: game.height },
     sgfLetters,
     ({ node }) => (node.setup ? { setup: node.setup.map((p) => ({ ...setupPoint(p) })) } : undefined),
+    withReplay,
   );
   const players: PlayerEntry[] = COLORS.map((color, seat) => ({
     seat,

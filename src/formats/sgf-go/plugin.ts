@@ -80,7 +80,7 @@ export const sgfGoPlugin: FormatPlugin = {
     if (reason !== null) return { ...columns, family: 'go', notIndexedReason: `${reason}: stored verbatim, not indexed` };
     const game = buildGame(collection, tree, options.limits);
     const replay = replayGoGame(game.width, game.roots, game.initial ?? undefined);
-    return { ...columns, family: 'go', analysis: analyseSgfGo(collection, game, replay) };
+    return { ...columns, family: 'go', analysis: analyseSgfGo(collection, game, replay, options.withReplay !== false) };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {

@@ -1,4 +1,3 @@
-import { FormatError } from '../../../src/formats/errors.js';
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 import type { FormatDescriptor, GameRecord, ReadOptions } from '../../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
@@ -6,6 +5,7 @@ import { dotsTranscriptPlugin } from '../../../src/formats/dots-transcript/plugi
 import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../../src/formats/sgf-dots/plugin.js';
 import { VK_CODE_FORMAT, vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
 import type { DotsInterchangeGame } from '../../../src/formats/dots-analysis/index.js';
+import { refusal } from '../../support/limits.js';
 
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const file = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });
@@ -35,15 +35,6 @@ async function read(text: string): Promise<GameRecord> {
   return dotsTranscriptPlugin.read(file(text), options);
 }
 
-async function refusal(work: Promise<unknown>): Promise<FormatError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
 
 describe('detection', () => {
   it('is claimed by this plugin alone, by its first line', () => {

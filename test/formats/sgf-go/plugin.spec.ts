@@ -3,6 +3,7 @@ import { FormatError } from '../../../src/formats/errors.js';
 import { FormatReader } from '../../../src/formats/format-reader.js';
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
+import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
 import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
 import { limitOptions, refusal } from '../../support/limits.js';
 
@@ -350,5 +351,27 @@ describe('Go coordinates beside SGF letters', () => {
     expect(goCoordinate({ x: 9, y: 9 }, 19)).toBe('K10');
     expect([goCoordinate({ x: 0, y: 18 }, 19), sgfLetters({ x: 0, y: 18 })]).toEqual(['A1', 'as']);
     expect(goCoordinate({ x: 8, y: 0 }, 9)).toBe('J9');
+  });
+});
+
+describe('Go readings only to be stored (withReplay: false)', () => {
+  it('leave the replay out and keep everything else: players, captures, result, facts, verdict', async () => {
+    // gnu-aya.sgf: 242 moves; the full reading's replay has a row per move.
+    const bytes = readFileSync(GNUGO + 'olympiad2006/19x19/gnu-aya.sgf');
+    const full = await read(bytes);
+    const stored = await read(bytes, { ...options, withReplay: false });
+    expect(full.analysis!.replay).toHaveLength(242);
+    expect(stored.analysis!.replay).toEqual([]);
+    expect({ ...stored, analysis: { ...stored.analysis!, replay: [] } }).toEqual({ ...full, analysis: { ...full.analysis!, replay: [] } });
+  });
+
+  it('do the same for GoFans, whose captures the replay tallies', async () => {
+    // GoFans example 2.2: black's third stone takes white's 0,0, so black has one capture.
+    const bytes = readFileSync('test/fixtures/gofans-examples/ex_2.2.xml');
+    const full = await gofansXmlPlugin.read({ bytes }, options);
+    const stored = await gofansXmlPlugin.read({ bytes }, { ...options, withReplay: false });
+    expect(stored.analysis!.replay).toEqual([]);
+    expect(stored.analysis!.players.map((player) => player.captures)).toEqual([1, 0]);
+    expect({ ...stored.analysis!, replay: [] }).toEqual({ ...full.analysis!, replay: [] });
   });
 });
