@@ -10,15 +10,15 @@ import * as tar from 'tar-stream';
 import type { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
 import { timeExport } from './export.js';
-import { startInProcess } from './served.js';
+import { startInProcess, withScratchDatabase } from './served.js';
 
 /**
  * Bulk import benchmark: BENCH_IMPORT_GAMES real-shaped Go games (default 100,000) — the TYGEM games
  * of January to June 2006 in ../shared (never copied into the project), each month's moves wrapped
  * as SGF with the index's players, date and result, repeated with a game name telling the copies
  * apart when more games are asked for than the 39,589 there are — packed as SGF collections of
- * 5,000 games (about 7 MB, under the default MAX_UPLOAD_BYTES of 10 MB) into one tar, sent to POST /imports of the archive on an
- * embedded database in a temporary DATA_DIR, polled until done. Printed in one run: import games/s,
+ * 5,000 games (about 7 MB, under the default MAX_UPLOAD_BYTES of 10 MB) into one tar, sent to POST /imports of an archive on the
+ * embedded database in a temporary DATA_DIR (and, with BENCH_DATABASE_URL, of one on that server), polled until done. Printed in one run: import games/s,
  * the same rows written again by bare SQL into empty copies of the same tables with their indexes
  * (a binary COPY, the physical limit, goal ≥ 20 % of it; and INSERT … SELECT), the process's RSS
  * during the import (the server runs in this process; the client only streams a file), and the same
@@ -38,7 +38,22 @@ export async function run(): Promise<void> {
     const { games, files } = await packGames(wanted, tarPath);
     console.log(`imports: ${games} TYGEM games as ${files} SGF collections, ${((await stat(tarPath)).size / 1e6).toFixed(1)} MB of tar, made in ${((performance.now() - made) / 1000).toFixed(1)} s`);
 
-    const { app, baseUrl } = await startInProcess({ DATA_DIR: join(folder, 'data'), MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
+    await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') });
+    const serverUrl = process.env.BENCH_DATABASE_URL;
+    if (!serverUrl) {
+      console.log('imports: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
+      return;
+    }
+    await withScratchDatabase(serverUrl, 'tabula_bench_imports', (url) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** One import of the tar into a fresh archive with `settings`, and the figures beside it. */
+async function measure(label: string, tarPath: string, settings: Record<string, string>): Promise<void> {
+  {
+    const { app, baseUrl } = await startInProcess({ ...settings, MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
     try {
       const rss = () => process.memoryUsage.rss() / 1024 / 1024;
       const before = rss();
@@ -65,30 +80,28 @@ export async function run(): Promise<void> {
       const ms = performance.now() - started;
       clearInterval(sampler);
       console.log(
-        `imports: ${state.gamesStored} games stored (${state.duplicates} duplicates, ${state.refused} files refused, state ${state.state}) ` +
+        `imports [${label}]: ${state.gamesStored} games stored (${state.duplicates} duplicates, ${state.refused} files refused, state ${state.state}) ` +
           `in ${(ms / 1000).toFixed(1)} s: ${rate(state.gamesStored, ms)} games/s (202 after ${((accepted - started) / 1000).toFixed(1)} s)`,
       );
-      console.log(`imports: RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during the import`);
+      console.log(`imports [${label}]: RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during the import`);
 
       const db = app.get<DataSource>(getDataSourceToken());
       const copy = await timeRawCopy(db);
       const share = (copy / ms) * 100;
-      console.log(`imports: raw COPY of the same rows (binary, from files written by COPY TO) into empty copies of ${TABLES.join(', ')}: ${rate(state.gamesStored, copy)} games/s`);
-      console.log(`imports: the import runs at ${share.toFixed(1)} % of it (goal ≥ 20 %): ${share >= 20 ? 'met' : 'NOT met'}`);
+      console.log(`imports [${label}]: raw COPY of the same rows (binary, from files written by COPY TO) into empty copies of ${TABLES.join(', ')}: ${rate(state.gamesStored, copy)} games/s`);
+      console.log(`imports [${label}]: the import runs at ${share.toFixed(1)} % of it (goal ≥ 20 %): ${share >= 20 ? 'met' : 'NOT met'}`);
       const bare = await timeBareCopy(db);
-      console.log(`imports: INSERT … SELECT of the same rows into empty copies: ${rate(state.gamesStored, bare)} games/s`);
+      console.log(`imports [${label}]: INSERT … SELECT of the same rows into empty copies: ${rate(state.gamesStored, bare)} games/s`);
 
       const exported = await timeExport(`${baseUrl}/games/export?limit=${state.gamesStored}`, 'application/x-ndjson');
       const exportRate = state.gamesStored / (exported.ms / 1000);
       console.log(
-        `imports: the same games exported as NDJSON: ${exportRate.toFixed(0)} games/s (goal ≥ 10,000/s: ${exportRate >= 10_000 ? 'met' : 'NOT met'}), ` +
+        `imports [${label}]: the same games exported as NDJSON: ${exportRate.toFixed(0)} games/s (goal ≥ 10,000/s: ${exportRate >= 10_000 ? 'met' : 'NOT met'}), ` +
           `${(exported.bytes / 1e6).toFixed(1)} MB; RSS ${exported.before.toFixed(0)} MB before, peak ${exported.peak.toFixed(0)} MB during`,
       );
     } finally {
       await app.close();
     }
-  } finally {
-    await rm(folder, { recursive: true, force: true });
   }
 }
 
@@ -110,7 +123,11 @@ async function timeRawCopy(db: DataSource): Promise<number> {
     for (const table of TABLES) await manager.query(`COPY bench_${table} FROM '${file(table)}' WITH (FORMAT binary)`);
   });
   const ms = performance.now() - started;
-  for (const table of TABLES) await db.query(`DROP TABLE bench_${table}`);
+  for (const table of TABLES) {
+    await db.query(`DROP TABLE bench_${table}`);
+    // A server writes the files on this machine's disk (PGlite keeps them in its own memory).
+    await rm(file(table), { force: true });
+  }
   return ms;
 }
 
