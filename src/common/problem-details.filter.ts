@@ -33,12 +33,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 
   private toProblem(exception: unknown): { problem: ProblemDetails; retryAfter?: number } {
-    if (exception instanceof FormatError) {
-      return { problem: makeProblem(exception.status, exception.code, exception.message, exception.issues) };
-    }
-    if (exception instanceof ProblemException) {
-      return { problem: makeProblem(exception.getStatus(), exception.code, exception.message), retryAfter: exception.retryAfterSeconds };
-    }
+    const known = problemOf(exception);
+    if (known) return known;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const body = exception.getResponse();
@@ -81,4 +77,16 @@ function httpStatusOf(exception: unknown): number | undefined {
   const candidate = exception as { status?: unknown; statusCode?: unknown };
   const status = Number(candidate?.status ?? candidate?.statusCode);
   return Number.isInteger(status) && status >= 400 && status < 600 ? status : undefined;
+}
+
+/**
+ * The problem the archive's own errors stand for: a FormatError (the upload's fault, with where) or a
+ * ProblemException (with its Retry-After); undefined for anything else.
+ */
+export function problemOf(exception: unknown): { problem: ProblemDetails; retryAfter?: number } | undefined {
+  if (exception instanceof FormatError) return { problem: makeProblem(exception.status, exception.code, exception.message, exception.issues) };
+  if (exception instanceof ProblemException) {
+    return { problem: makeProblem(exception.getStatus(), exception.code, exception.message), retryAfter: exception.retryAfterSeconds };
+  }
+  return undefined;
 }

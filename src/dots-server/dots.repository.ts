@@ -18,7 +18,6 @@ export interface DotsGameRow {
   readonly options: GameOptions;
   readonly logins: readonly string[];
   readonly transcript: string | null;
-  readonly archivedGameId: number | null;
 }
 
 interface RawGameRow {
@@ -31,7 +30,6 @@ interface RawGameRow {
   extra_move: boolean;
   logins: string[];
   transcript: string | null;
-  archived_game_id: string | null;
 }
 
 /** All SQL of the Dots server: accounts, games, and the archive's outcomes of a login. */
@@ -90,7 +88,7 @@ export class DotsRepository {
 
   private async games(where: string): Promise<DotsGameRow[]> {
     const rows: RawGameRow[] = await this.dataSource.query(
-      `SELECT id, state, players, width, height, seconds, extra_move, logins, transcript, archived_game_id FROM dots_games WHERE ${where} ORDER BY id`,
+      `SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games WHERE ${where} ORDER BY id`,
     );
     return rows.map((row) => ({
       id: Number(row.id),
@@ -98,7 +96,6 @@ export class DotsRepository {
       options: { players: row.players, width: row.width, height: row.height, seconds: row.seconds, extraMove: row.extra_move },
       logins: row.logins,
       transcript: row.transcript,
-      archivedGameId: row.archived_game_id === null ? null : Number(row.archived_game_id),
     }));
   }
 }

@@ -324,11 +324,7 @@ export class DotsLobby {
     const engine = table.engine!;
     table.timer?.cancel();
     table.timer = null;
-    const scores = [...engine.scores];
-    if (ending === 'last_player') {
-      const last = engine.activeSeats[0];
-      scores[last] += engine.surroundableFor(last).length;
-    }
+    const { scores } = engine.finalScore();
     this.push(table, scores);
     this.tables.delete(table.id);
     for (const login of table.seats) if (this.seatOf.get(login) === table) this.seatOf.delete(login);
@@ -418,16 +414,9 @@ export class DotsLobby {
  * of player digit-4, 9 an empty point in a surround.
  */
 export function stateLines(engine: DotsGame, logins: readonly string[], scores: readonly number[]): string[] {
-  const { board, field } = engine;
+  const { width, height } = engine.field;
+  const codes = engine.pointCodes();
   const lines = [`ACU ${logins[engine.toMove]}`, `AUF ${logins.map((_, seat) => (engine.isStopped(seat) ? 0 : 1)).join(' ')}`, `SCR ${scores.join(' ')}`];
-  for (let row = 0; row < field.height; row++) {
-    let digits = '';
-    for (let col = 0; col < field.width; col++) {
-      const p = field.point(row, col);
-      const owner = board.owner[p];
-      digits += owner === 0 ? (board.captor[p] === 0 ? '0' : '9') : String(board.captor[p] === 0 ? owner : owner + 4);
-    }
-    lines.push(`GAL ${digits}`);
-  }
+  for (let row = 0; row < height; row++) lines.push(`GAL ${codes.slice(row * width, (row + 1) * width).join('')}`);
   return lines;
 }

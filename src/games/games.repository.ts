@@ -44,7 +44,7 @@ export type Query = (sql: string, params?: unknown[]) => Promise<any>;
  * Files of at most this many bytes keep them in the games row (`games.raw`, checked by the table):
  * a row of their own in game_files would cost about 40 bytes more. Larger ones live in game_files.
  */
-export const INLINE_RAW_MAX = 256;
+const INLINE_RAW_MAX = 256;
 
 /**
  * A game's bytes: in its row (small files), its own copy in `game_files`, or its range of a kept
@@ -101,6 +101,16 @@ const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH
 @Injectable()
 export class GamesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
+  async idsBySha256(sha256s: readonly string[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Map<string, number>> {
+    if (sha256s.length === 0) return new Map();
+    const rows: { sha256: string; id: string }[] = await query(
+      `SELECT encode(sha256, 'hex') AS sha256, id FROM games WHERE sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h)`,
+      [sha256s],
+    );
+    return new Map(rows.map((row) => [row.sha256, Number(row.id)]));
+  }
 
   async findIdBySha256(sha256: string): Promise<number | undefined> {
     const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM games WHERE sha256 = decode($1, 'hex')`, [sha256]);

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { ProblemException } from '../common/problem-codes.js';
@@ -16,7 +16,7 @@ import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
 import type { BoardPictureQuery } from './dto/board-picture.query.js';
 import { DEFAULT_SIZE, RENDER_VERSION, renderBoard } from '../render/index.js';
-import { svgToPng } from '../render/png.js';
+import { drawsText, svgToPng } from '../render/png.js';
 import type { SearchGamesQuery } from './dto/search-games.query.js';
 import type { UploadGameQuery } from './dto/upload-game.query.js';
 import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
@@ -30,12 +30,21 @@ const DEFAULT_REINDEX_BATCH = 100;
 
 /** The archive's use cases; reading formats is the plugins' job, SQL the repository's. */
 @Injectable()
-export class GamesService {
+export class GamesService implements OnApplicationBootstrap {
   constructor(
     private readonly games: GamesRepository,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
   ) {}
+
+  /** Says once, at start, when the machine has no font to write the PNG pictures' text with (they are drawn either way). */
+  onApplicationBootstrap(): void {
+    drawsText()
+      .then((draws) => {
+        if (!draws) new Logger('Pictures').warn('no system font found: PNG board pictures are drawn without their coordinates and captions (install one, e.g. fonts-dejavu-core)');
+      })
+      .catch(() => undefined);
+  }
 
   /**
    * Stores an upload: 201 for new bytes, 200 with the stored game for bytes seen before. An upload
@@ -86,21 +95,15 @@ export class GamesService {
   }
 
   async regenerated(id: GameId): Promise<RegeneratedFile> {
-    const raw = await this.raw(id);
-    const regenerated =
-      raw.status === 'indexed' && raw.publisher !== null && raw.version !== null
-        ? await this.analysis.regenerate(storedFile(raw), raw.publisher, raw.version)
-        : undefined;
+    const raw = await this.indexedRaw(id, 'there is nothing to regenerate');
+    const regenerated = await this.analysis.regenerate(storedFile(raw), raw.publisher, raw.version);
     if (!regenerated) throw notIndexed(`game ${id} is stored but not indexed: there is nothing to regenerate`);
     return regenerated;
   }
 
   /** The game written in another format of its family, with its caches regenerated (422 when it does not fit). */
   async exported(id: GameId, format: string): Promise<RegeneratedFile> {
-    const raw = await this.raw(id);
-    if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
-      throw notIndexed(`game ${id} is stored but not indexed: no format plugin read it, so it cannot be converted`);
-    }
+    const raw = await this.indexedRaw(id, 'no format plugin read it, so it cannot be converted');
     return this.analysis.convert(storedFile(raw), raw.publisher, raw.version, format);
   }
 
@@ -110,11 +113,8 @@ export class GamesService {
    * answered like one never indexed, naming why; POST /games/{id}/reindex brings the index in line.
    */
   async replay(id: GameId): Promise<ReplayDto> {
-    const raw = await this.raw(id);
-    if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
-      throw notIndexed(`game ${id} is stored but not indexed: it has no replay`);
-    }
-    const { record } = await this.replayed(id, raw);
+    const raw = await this.indexedRaw(id, 'it has no replay');
+    const record = await this.replayed(id, raw);
     const plies = record.analysis!.replay;
     return { gameId: Number(id), plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })) };
   }
@@ -125,17 +125,14 @@ export class GamesService {
    * before replaying: `picture` is null when `ifNoneMatch` already names it (304). A PNG is the same SVG drawn as pixels.
    */
   async boardPicture(id: GameId, query: BoardPictureQuery, ifNoneMatch?: string): Promise<{ etag: string; picture: string | Buffer | null }> {
-    const raw = await this.raw(id);
-    if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) {
-      throw notIndexed(`game ${id} is stored but not indexed: there is no position to draw`);
-    }
+    const raw = await this.indexedRaw(id, 'there is no position to draw');
     const options = { size: query.size ?? DEFAULT_SIZE, coordinates: query.coordinates ?? true, orientation: query.orientation ?? null };
     const format = query.format ?? 'svg';
     // The format is part of the tag: a cache holding the SVG must not take it for the PNG.
     const tag = [raw.sha256, raw.publisher, raw.version, RENDER_VERSION, query.ply ?? 'final', options.size, options.coordinates, options.orientation ?? 'usual', format].join('\n');
     const etag = `"board-${createHash('sha256').update(tag).digest('hex').slice(0, 32)}"`;
     if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { etag, picture: null };
-    const { record } = await this.replayed(id, raw);
+    const record = await this.replayed(id, raw);
     const analysis = record.analysis!;
     const ply = query.ply ?? analysis.replay.length;
     if (ply > analysis.replay.length) {
@@ -148,8 +145,15 @@ export class GamesService {
     return { etag, picture: format === 'png' ? await svgToPng(svg) : svg };
   }
 
+  /** A game's bytes, when a plugin indexed it; 409 saying `why` it matters otherwise. */
+  private async indexedRaw(id: GameId, why: string): Promise<RawGame & { publisher: string; version: string }> {
+    const raw = await this.raw(id);
+    if (raw.status !== 'indexed' || raw.publisher === null || raw.version === null) throw notIndexed(`game ${id} is stored but not indexed: ${why}`);
+    return { ...raw, publisher: raw.publisher, version: raw.version };
+  }
+
   /** A stored, indexed game read again by the plugin that indexed it (409 when it no longer reads or replays). */
-  private async replayed(id: GameId, raw: RawGame): Promise<{ record: ReadResult }> {
+  private async replayed(id: GameId, raw: RawGame): Promise<ReadResult> {
     let record: ReadResult;
     try {
       record = await this.analysis.read(storedFile(raw), `${raw.publisher}/${raw.version}`);
@@ -160,7 +164,7 @@ export class GamesService {
     if (!record.analysis?.replay || record.family === null) {
       throw notIndexed(`game ${id} was indexed, but ${raw.publisher} ${raw.version} no longer replays it: re-index it`);
     }
-    return { record };
+    return record;
   }
 
   async search(query: SearchGamesQuery): Promise<GamePageDto> {

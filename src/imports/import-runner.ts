@@ -1,10 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { access, rm } from 'node:fs/promises';
 import { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { makeProblem } from '../common/problem-details.js';
-import type { ProblemDetails } from '../common/problem-details.js';
-import { FormatError } from '../formats/errors.js';
+import { problemOf } from '../common/problem-details.filter.js';
 import { UploadsService } from '../uploads/uploads.service.js';
 import type { CheckedUpload, ReadUpload } from '../uploads/uploads.service.js';
 import type { UploadDto } from '../uploads/dto/upload.dto.js';
@@ -156,7 +156,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       try {
         return await step();
       } catch (error) {
-        const problem = problemOf(error);
+        const problem = problemOf(error)?.problem;
         if (problem?.code === 'analysis.busy' && !this.stopping) {
           await sleep(BUSY_WAIT_MS);
           tries--;
@@ -197,11 +197,6 @@ function outcomeOf(games: readonly string[]): ImportOutcome {
   return 'duplicate';
 }
 
-function problemOf(error: unknown): ProblemDetails | undefined {
-  if (error instanceof FormatError) return makeProblem(error.status, error.code, error.message, error.issues);
-  if (error instanceof ProblemException) return makeProblem(error.getStatus(), error.code, error.message);
-  return undefined;
-}
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(
@@ -210,6 +205,3 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

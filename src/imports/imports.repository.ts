@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { ProblemDetails } from '../common/problem-details.js';
-import type { TransactionQuery } from '../uploads/uploads.repository.js';
+import type { Query } from '../games/games.repository.js';
 import type { ImportKind } from './import-entries.js';
 
 export const IMPORT_STATES = ['running', 'done', 'failed'] as const;
@@ -106,8 +106,8 @@ export class ImportsRepository {
    * stores the file's games) or in a transaction of its own. An entry written before (a resumed
    * import) changes nothing.
    */
-  async record(importId: number, entry: ImportEntryRecord, query?: TransactionQuery): Promise<void> {
-    const write = async (run: TransactionQuery) => {
+  async record(importId: number, entry: ImportEntryRecord, query?: Query): Promise<void> {
+    const write = async (run: Query) => {
       const inserted = (await run(
         `INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
          VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::jsonb) ON CONFLICT (import_id, position) DO NOTHING RETURNING position`,

@@ -3,6 +3,7 @@
  * removed, set-up stones), and its SVG drawing.
  */
 import type { GameAnalysis } from '../formats/plugin.js';
+import { GO_COLUMNS } from '../formats/go-analysis/index.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
 import { numberOr, pointList, pointOf, recordOf } from './model.js';
@@ -62,7 +63,7 @@ export function goPositionAt(analysis: GameAnalysis, ply: number): GoPosition {
 
 /** Column names A, B… without I (then AA, AB… past Z), as Go boards are labelled. */
 export function goColumnName(x: number): string {
-  const letters = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+  const letters = GO_COLUMNS;
   return x < letters.length ? letters[x] : letters[Math.floor(x / letters.length) - 1] + letters[x % letters.length];
 }
 

@@ -2,7 +2,6 @@
  * Board pictures as PNG, for places that show no SVG (chat and forum embeds): the same SVG, drawn by
  * resvg on libuv's thread pool (`renderAsync`), so a large picture never holds the event loop.
  */
-import { Logger } from '@nestjs/common';
 import { renderAsync } from '@resvg/resvg-js';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
 
@@ -19,22 +18,9 @@ const OPTIONS: ResvgRenderOptions = {
   logLevel: 'error',
 };
 
-let fontsChecked: Promise<void> | undefined;
-
 /** The PNG of a board SVG. */
 export async function svgToPng(svg: string): Promise<Buffer> {
-  // A failed check only costs the warning: pictures are drawn either way.
-  fontsChecked ??= warnWithoutFonts().catch(() => undefined);
-  await fontsChecked;
   return (await renderAsync(svg, OPTIONS)).asPng();
-}
-
-/** Says once, in the log, when the machine has no font to write the pictures' text with. */
-async function warnWithoutFonts(): Promise<void> {
-  if (await drawsText()) return;
-  new Logger('Pictures').warn(
-    'no system font found: PNG board pictures are drawn without their coordinates and captions (install one, e.g. fonts-dejavu-core)',
-  );
 }
 
 /** Whether a capital written in `sans-serif` leaves any dark pixel. */

@@ -3,6 +3,10 @@
  * rectangular board (points on lines for Go and Dots, squares for draughts and peg solitaire),
  * turned half a circle when it is seen from the other side. Pure code: no Nest, no database.
  */
+import { escapeXml } from '../common/xml-text.js';
+
+/** Text content of an element (names read from files may hold anything): escaped, and what XML 1.0 cannot hold left out. */
+export const escapeText = (text: string): string => escapeXml(text, false);
 
 export type Orientation = 'white' | 'black';
 
@@ -21,13 +25,9 @@ export const DEFAULT_SIZE = 480;
 /** Drawing units per point or square; the picture is scaled to the requested size by its viewBox. */
 export const UNIT = 40;
 
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 type Attributes = Readonly<Record<string, string | number>>;
 
-/** One element, its attributes escaped; `content` is SVG already (escape text with {@link escapeXml}). */
+/** One element, its attributes escaped; `content` is SVG already (escape text with {@link escapeText}). */
 export function element(name: string, attributes: Attributes, content?: string): string {
   const attrs = Object.entries(attributes)
     .map(([key, value]) => ` ${key}="${escapeXml(typeof value === 'number' ? round(value) : value)}"`)
@@ -50,7 +50,7 @@ export function svgDocument(title: string, viewWidth: number, viewHeight: number
     role: 'img',
     'font-family': 'sans-serif',
   }).replace(/\/>$/, '>');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${open}${element('title', {}, escapeXml(title))}${body.join('')}</svg>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${open}${element('title', {}, escapeText(title))}${body.join('')}</svg>\n`;
 }
 
 /**
@@ -148,7 +148,7 @@ export class BoardFrame {
   labels(columnNames: readonly string[], rowNames: readonly string[]): string {
     const size = UNIT * 0.4;
     const text = (cx: number, cy: number, label: string) =>
-      element('text', { x: cx, y: cy, 'font-size': size, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#333' }, escapeXml(label));
+      element('text', { x: cx, y: cy, 'font-size': size, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#333' }, escapeText(label));
     const { height, width } = this.span;
     const out: string[] = [];
     columnNames.forEach((name, x) => {
@@ -167,7 +167,7 @@ export class BoardFrame {
     return element(
       'text',
       { class: 'caption', x: this.viewWidth / 2, y: this.viewHeight - this.captionHeight / 2, 'font-size': UNIT * 0.45, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#000' },
-      escapeXml(text),
+      escapeText(text),
     );
   }
 }

@@ -34,14 +34,11 @@ export type NewUploadGame =
   | { readonly start: number; readonly end: number; readonly game: Omit<NewGame, 'inUpload'> }
   | { readonly start: number; readonly end: number; readonly duplicateOf: number };
 
-/** A statement run inside the transaction that stores an upload. */
-export type TransactionQuery = (sql: string, params?: unknown[]) => Promise<unknown>;
-
 /**
  * Work that must commit or roll back with an upload (e.g. a bulk import's record of the file): called
  * inside its transaction once the file and its games are written, with what became of each game.
  */
-export type WithinUpload = (query: TransactionQuery, uploadId: number, games: readonly { readonly outcome: UploadGameOutcome; readonly gameId: number }[]) => Promise<void>;
+export type WithinUpload = (query: Query, uploadId: number, games: readonly { readonly outcome: UploadGameOutcome; readonly gameId: number }[]) => Promise<void>;
 
 export interface NewUpload {
   readonly bytes: Buffer;
@@ -128,16 +125,6 @@ export class UploadsRepository {
    * bytes another game has (stored meanwhile, or earlier in the same file) becomes a duplicate of it.
    * Undefined when the same file was kept meanwhile (a racing upload): the caller reads that one.
    */
-  /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
-  async idsBySha256(sha256s: readonly string[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Map<string, number>> {
-    if (sha256s.length === 0) return new Map();
-    const rows: { sha256: string; id: string }[] = await query(
-      `SELECT encode(sha256, 'hex') AS sha256, id FROM games WHERE sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h)`,
-      [sha256s],
-    );
-    return new Map(rows.map((row) => [row.sha256, Number(row.id)]));
-  }
-
   async insert(upload: NewUpload, within?: WithinUpload): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const query = (sql: string, params?: unknown[]) => manager.query(sql, params);
@@ -153,7 +140,7 @@ export class UploadsRepository {
       const inserted: Inserted[] = [];
       for (let from = 0; from < fresh.length; from += INSERT_BATCH) inserted.push(...(await this.games.insertMany(fresh.slice(from, from + INSERT_BATCH), query)));
       // Games not inserted have bytes the archive has (stored meanwhile, or earlier in this file): duplicates of that game.
-      const twins = await this.idsBySha256(
+      const twins = await this.games.idsBySha256(
         fresh.filter((_, index) => !inserted[index].created).map((game) => game.sha256),
         query,
       );

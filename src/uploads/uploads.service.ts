@@ -7,6 +7,7 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { GameSlice } from '../formats/plugin.js';
 import type { GameId } from '../games/game-id.pipe.js';
+import { GamesRepository } from '../games/games.repository.js';
 import type { UploadGameQuery } from '../games/dto/upload-game.query.js';
 import { sha256Hex, uploadFilename } from '../games/upload-body.js';
 import type { ReceivedFile } from '../games/upload-body.js';
@@ -30,6 +31,7 @@ const READ_BATCH = 2500;
 export class UploadsService {
   constructor(
     private readonly uploads: UploadsRepository,
+    private readonly games: GamesRepository,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -119,7 +121,7 @@ export class UploadsService {
       try {
         keep(0, await this.analysis.read(gameFile(0), format, { withReplay: false }));
       } catch (error) {
-        const twin = error instanceof FormatError ? (await this.uploads.idsBySha256(hashes)).get(hashes[0]) : undefined;
+        const twin = error instanceof FormatError ? (await this.games.idsBySha256(hashes)).get(hashes[0]) : undefined;
         if (twin === undefined) throw error;
         games[0] = { ...slices[0], duplicateOf: twin };
       }

@@ -67,16 +67,7 @@ export function interchangeToBoardState(game: DotsInterchangeGame, format: Forma
       if (move.kind === 'dot' || move.kind === 'add') engine.place(move.seat, move.cell.row, move.cell.col);
       if (move.kind !== 'add') last = move.seat;
     });
-    const { board, field } = engine;
-    const codes: number[] = [];
-    for (let row = 0; row < height; row++) {
-      for (let col = 0; col < width; col++) {
-        const p = field.point(row, col);
-        const owner = board.owner[p];
-        codes.push(owner === 0 ? (board.captor[p] === 0 ? 0 : 9) : board.captor[p] === 0 ? owner : owner + 4);
-      }
-    }
-    points = codes;
+    points = engine.pointCodes();
     // Next in turn after the last mover, skipping players who stopped.
     for (let step = 1; step <= players; step++) {
       const seat = (last + step + players) % players;

@@ -2,6 +2,7 @@ import type { FormatDescriptor, FormatPlugin, GameAnalysis, GameRecord, JsonValu
 import { dotsReplayPly, dotsScoreText, surroundingMoves } from '../dots-analysis/index.js';
 import type { CellName, DotsInterchangeGame, DotsInterchangeMove } from '../dots-analysis/index.js';
 import { dotsIllegalMove, dotsOutcomes } from '../problems/dots.js';
+import { outcomesByScore } from '../problems/outcome.js';
 import { cacheProblem } from '../problems/problem.js';
 import { decodeUtf8 } from '../text.js';
 import { readTranscript, looksLikeTranscript } from './reader.js';
@@ -66,8 +67,8 @@ function isFinished(t: Transcript, replay: TranscriptReplay): boolean {
 
 /** The seat with the single best score, or null for a draw. */
 function winnerOf(scores: readonly number[]): number | null {
-  const best = Math.max(...scores);
-  return scores.filter((s) => s === best).length === 1 ? scores.indexOf(best) : null;
+  const won = outcomesByScore(scores).indexOf('won');
+  return won < 0 ? null : won;
 }
 
 /** The winner's lead over the next best score (0 for a draw). */

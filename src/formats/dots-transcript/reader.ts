@@ -2,6 +2,7 @@ import { FormatError } from '../errors.js';
 import { ReadLimits, checkBoard, checkLineLengths, pliesExceeded } from '../limits.js';
 import { locate } from '../text.js';
 import { END_REASONS, EndReason, STOP_REASONS, StopReason, TRANSCRIPT_FIRST_LINE, Transcript, TranscriptEvent } from './transcript.js';
+import { MAX_SIDE, MIN_SIDE } from '../../rules/dots/index.js';
 
 /** A transcript as read, with where its parts lie in the text. */
 export interface ReadTranscript {
@@ -58,7 +59,7 @@ export function readTranscript(text: string, limits: ReadLimits): ReadTranscript
   const field = take('field', /^field (\d{1,4}) (\d{1,4})$/, 'width height');
   const width = Number(field[1]);
   const height = Number(field[2]);
-  if (width < 1 || height < 1 || width > 50 || height > 50) fail(`the field is ${width}x${height}; a Dots field is 1 to 50 points each way`, fieldLine);
+  if (width < MIN_SIDE || height < MIN_SIDE || width > MAX_SIDE || height > MAX_SIDE) fail(`the field is ${width}x${height}; a Dots field is ${MIN_SIDE} to ${MAX_SIDE} points each way`, fieldLine);
   checkBoard(limits, width, height, locate(text, fieldLine.offset));
   const seconds = Number(take('time', /^time (\d{1,4})$/, 'seconds per move')[1]);
   const extraMove = take('extra', /^extra ([01])$/, '0 or 1')[1] === '1';

@@ -57,15 +57,5 @@ export function replayTranscript(t: Transcript): TranscriptReplay {
       scores: outcome.scores,
     });
   });
-  const ending = engine.ending();
-  const captures = engine.scores;
-  const scores = [...captures];
-  let lastPlayer: TranscriptReplay['lastPlayer'] = null;
-  if (ending === 'last_player') {
-    const seat = engine.activeSeats[0];
-    const surroundable = engine.surroundableFor(seat).length;
-    scores[seat] += surroundable;
-    lastPlayer = { seat, surroundable };
-  }
-  return { moves, captures, ending, lastPlayer, scores };
+  return { moves, captures: engine.scores, ending: engine.ending(), ...engine.finalScore() };
 }

@@ -21,15 +21,15 @@ export interface GoPlies {
 }
 
 /** Column letters of the usual Go coordinates: A to Z without I (as on boards since the 19th century). */
-const COLUMNS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+export const GO_COLUMNS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
 
 /**
  * A point in the usual Go coordinates: the column letter (no I) counted from the left, the row
  * number counted from the bottom (`Q16` for x 15, y 3 on 19x19). Past 25 columns there are no letters: null.
  */
 export function goCoordinate(point: GoPoint, height: number): string | null {
-  if (point.x >= COLUMNS.length) return null;
-  return `${COLUMNS[point.x]}${height - point.y}`;
+  if (point.x >= GO_COLUMNS.length) return null;
+  return `${GO_COLUMNS[point.x]}${height - point.y}`;
 }
 
 /** A point in SGF's letters: column then row from the top, `a` = 0 (`pd` for x 15, y 3). */

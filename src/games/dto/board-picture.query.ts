@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE } from '../../render/index.js';
 import type { Orientation } from '../../render/index.js';
+import { QueryBoolean } from '../../common/query-boolean.js';
 
 export const PICTURE_FORMATS = ['svg', 'png'] as const;
 export type PictureFormat = (typeof PICTURE_FORMATS)[number];
@@ -27,7 +28,7 @@ export class BoardPictureQuery {
 
   /** Draw the coordinates along the edges (default true). */
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @QueryBoolean()
   @IsBoolean({ message: 'coordinates must be true or false' })
   coordinates?: boolean;
 

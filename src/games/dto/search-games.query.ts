@@ -1,11 +1,12 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
 import { GAME_SORTS } from '../game-view.js';
 import type { GameSort } from '../game-view.js';
 import { FAMILIES, GAME_ENDINGS } from '../../formats/plugin.js';
 import type { Family, GameEnding } from '../../formats/plugin.js';
+import { QueryBoolean } from '../../common/query-boolean.js';
 
 export class SearchGamesQuery {
   /**
@@ -40,7 +41,7 @@ export class SearchGamesQuery {
   /** Only games whose cached values agree (true) or disagree (false) with the replay. */
   @ApiPropertyOptional({ type: Boolean })
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @QueryBoolean()
   @IsBoolean({ message: 'consistent must be true or false' })
   consistent?: boolean;
 

@@ -218,6 +218,36 @@ export class DotsGame {
     return cells.sort((a, b) => a.row - b.row || a.col - b.col);
   }
 
+  /**
+   * The board as position codes, row-major (see Position.points, the Dots server's digits): 0 empty,
+   * 1-4 a live dot of seat code-1, 5-8 a captured dot of seat code-5, 9 an empty point in a surround.
+   */
+  pointCodes(): number[] {
+    const { board, field } = this;
+    const codes: number[] = [];
+    for (let row = 0; row < field.height; row++) {
+      for (let col = 0; col < field.width; col++) {
+        const p = field.point(row, col);
+        const owner = board.owner[p];
+        codes.push(owner === 0 ? (board.captor[p] === 0 ? 0 : 9) : board.captor[p] === 0 ? owner : owner + 4);
+      }
+    }
+    return codes;
+  }
+
+  /**
+   * The score as it stands at the end: the captures, plus, when one player is left (`last_player`),
+   * the dots that player can still surround, which count as captured by it.
+   */
+  finalScore(): { readonly scores: number[]; readonly lastPlayer: { readonly seat: number; readonly surroundable: number } | null } {
+    const scores = this.scores.slice();
+    if (this.ending() !== 'last_player') return { scores, lastPlayer: null };
+    const seat = this.activeSeats[0];
+    const surroundable = this.surroundableFor(seat).length;
+    scores[seat] += surroundable;
+    return { scores, lastPlayer: { seat, surroundable } };
+  }
+
   private advance(surrounded: boolean): void {
     if (surrounded && this.rules.extraMove && !this.stopped[this.turn]) return;
     for (let step = 1; step <= this.rules.players; step++) {
