@@ -159,7 +159,7 @@ interface Played {
 }
 
 /** The games as SGF, in collections of PER_FILE, written as a tar: counts of games and files. */
-async function packGames(wanted: number, path: string): Promise<{ games: number; files: number }> {
+export async function packGames(wanted: number, path: string): Promise<{ games: number; files: number }> {
   const index = await readIndex();
   const pack = tar.pack();
   const writing = pipeline(pack, createWriteStream(path));

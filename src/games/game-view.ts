@@ -29,6 +29,14 @@ export interface GameView {
   } | null;
 }
 
+/**
+ * A game view whose problems and details are the JSON text the archive stored them as, unparsed:
+ * what a bulk export writes out as it is (see `toGameJson`).
+ */
+export type GameViewWithJsonText = Omit<GameView, 'analysis'> & {
+  analysis: (Omit<NonNullable<GameView['analysis']>, 'problems' | 'details'> & { problems: string; details: string }) | null;
+};
+
 export interface RawGame {
   raw: Buffer;
   sha256: string;

@@ -1,6 +1,6 @@
 import type { GameDto, GameSummaryDto } from './dto/game.dto.js';
 import type { GameRecord, UploadedFile } from '../formats/plugin.js';
-import type { GameView } from './game-view.js';
+import type { GameView, GameViewWithJsonText } from './game-view.js';
 
 /** The view of a game just inserted, built from what was written rather than read back. */
 export function viewOfNewGame(
@@ -68,4 +68,24 @@ export function toGameSummaryDto(view: GameView): GameSummaryDto {
 
 export function toGameDto(view: GameView): GameDto {
   return { ...toGameSummaryDto(view), header: view.header ?? null, body: view.body ?? null };
+}
+
+/*
+ * Stand-ins for problems and details while the rest of a game is written as JSON. Text from the
+ * database never holds U+0000 (PostgreSQL text cannot), so their written forms match nothing else.
+ */
+const PROBLEMS_STAND_IN = '\u0000problems';
+const DETAILS_STAND_IN = '\u0000details';
+
+/**
+ * A game as JSON, exactly `JSON.stringify(toGameDto(…))`, with problems and details written as the
+ * JSON text stored instead of parsed and written again (most of a bulk export's work otherwise).
+ */
+export function toGameJson(view: GameViewWithJsonText): string {
+  if (view.analysis === null) return JSON.stringify(toGameDto({ ...view, analysis: null }));
+  const { problems, details } = view.analysis;
+  const analysis = { ...view.analysis, problems: PROBLEMS_STAND_IN as never, details: DETAILS_STAND_IN as never };
+  return JSON.stringify(toGameDto({ ...view, analysis }))
+    .replace(JSON.stringify(PROBLEMS_STAND_IN), () => problems)
+    .replace(JSON.stringify(DETAILS_STAND_IN), () => details);
 }

@@ -6,7 +6,7 @@ import type { Family, PlayerEntry, UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { sortsByDay, walksUploadTime } from './game-view.js';
-import type { GameFilters, GameView, RawGame, SearchHit } from './game-view.js';
+import type { GameFilters, GameView, GameViewWithJsonText, RawGame, SearchHit } from './game-view.js';
 import { nameKeyMatches, playerNameKey } from './player-name-key.js';
 
 export interface NewGame {
@@ -60,10 +60,14 @@ const NAME_SOURCES = `LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN fami
 const NAMED_COLUMNS = `fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type`;
 
-const SUMMARY_COLUMNS = `
+/** A summary's columns; problems and details parsed (`json`), or as the JSON text stored (`text`). */
+const summaryColumns = (problemsAndDetails: 'json' | 'text') => `
   g.id, ${NAMED_COLUMNS}, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent, a.problems, a.details,
+  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  ${problemsAndDetails === 'json' ? 'a.problems, a.details' : 'a.problems::text AS problems, a.details::text AS details'},
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin`;
+
+const SUMMARY_COLUMNS = summaryColumns('json');
 
 /** A game's bytes and what serving them needs. */
 const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, ${NAMED_COLUMNS}`;
@@ -236,9 +240,19 @@ export class GamesRepository {
 
   /** Games with their Header and Body, as `GET /games/{id}` shows them; in no particular order, missing ids left out. */
   async viewsOf(ids: readonly (GameId | number)[]): Promise<GameView[]> {
+    return this.fullViewsOf(ids, SUMMARY_COLUMNS);
+  }
+
+  /** As {@link viewsOf}, with problems and details as the JSON text stored (a bulk export writes them out unparsed). */
+  async viewsWithJsonTextOf(ids: readonly number[]): Promise<GameViewWithJsonText[]> {
+    return this.fullViewsOf(ids, summaryColumns('text')) as Promise<unknown[]> as Promise<GameViewWithJsonText[]>;
+  }
+
+  /** Views with Header and Body and the summary's `columns`. */
+  private async fullViewsOf(ids: readonly (GameId | number)[], columns: string): Promise<GameView[]> {
     // Header and Body are cut out of the stored bytes unless kept as text (see text-spans.ts).
     const rows = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS},
+      `SELECT ${columns},
               coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
               coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES} ${RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw) r

@@ -45,7 +45,17 @@ export function replayGoGame<N extends GoMoveNode>(size: number, roots: readonly
     },
     initial,
   );
-  return { moves, mainLine: moves.filter((m) => m.line === 0), lines, finalPosition, area: areaScore(finalPosition) };
+  let area: AreaScore | undefined;
+  return {
+    moves,
+    mainLine: moves.filter((m) => m.line === 0),
+    lines,
+    finalPosition,
+    // Counted when asked for: GoFans regenerates Points from it, SGF never scores a position.
+    get area() {
+      return (area ??= areaScore(finalPosition));
+    },
+  };
 }
 
 /** Whether a line ends with two passes in a row (the usual end of a game that was counted). */

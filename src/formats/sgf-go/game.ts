@@ -2,7 +2,7 @@ import { BLACK, Cell, EMPTY, GoMoveNode, GoPosition, GoSetupPoint, MAX_BOARD_SIZ
 import { FormatError } from '../errors.js';
 import { GoResult, GoPoint, parseGoResult } from '../go-analysis/index.js';
 import { ReadLimits, checkBoard, pliesExceeded } from '../limits.js';
-import { SgfCollection, SgfGameTree, SgfNode, SgfValue, composeParts, firstText, letterIndex, propertyValues, simpleText } from '../sgf/index.js';
+import { SgfCollection, SgfGameTree, SgfNode, SgfProperty, SgfValue, composeParts, firstText, letterIndex, propertyValues, simpleText } from '../sgf/index.js';
 import { Komi, firstDate, parseKomi } from './properties.js';
 
 /** A move (`B`/`W` property) of the game tree, for the rules engine, with where the file writes it. */
@@ -83,8 +83,9 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
     return point(text) ?? fail(`${id}[${value.text}] is not a move: two letters a-z/A-Z, or [] for a pass`, value.start);
   };
   const setupPoints = (node: SgfNode): GoSetupPoint[] => {
+    if (!node.properties.some(isSetup)) return NO_SETUP;
     const out: GoSetupPoint[] = [];
-    for (const [id, cell] of [['AE', EMPTY], ['AB', BLACK], ['AW', WHITE]] as const) {
+    for (const [id, cell] of SETUP_PROPERTIES) {
       for (const value of propertyValues(node, id)) {
         const parts = composeParts(value) ?? [value.text, value.text];
         const [from, to] = parts.map((p) => point(p.trim()));
@@ -126,20 +127,20 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
       continue;
     }
     let target = into;
-    values.forEach(({ id, value }, k) => {
+    for (let k = 0; k < values.length; k++) {
+      const { id, value } = values[k];
       if (++moves > limits.maxPlies) throw pliesExceeded(limits, collection.locate(value.start));
-      const color = id === 'B' ? 'black' : 'white';
       const move: SgfGoMove = {
-        color,
+        color: id === 'B' ? 'black' : 'white',
         stone: id === 'B' ? BLACK : WHITE,
         point: movePoint(value, id),
         children: [],
         offset: value.start,
-        ...(k === 0 && setup.length > 0 ? { setup } : {}),
       };
+      if (k === 0 && setup.length > 0) (move as { setup?: GoSetupPoint[] }).setup = setup;
       target.push(move);
       target = move.children;
-    });
+    }
     pushChildren(node, target, []);
   }
 
@@ -170,6 +171,17 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
     moves,
   };
 }
+
+const SETUP_PROPERTIES = [
+  ['AE', EMPTY],
+  ['AB', BLACK],
+  ['AW', WHITE],
+] as const;
+
+const isSetup = (property: SgfProperty): boolean => property.id === 'AE' || property.id === 'AB' || property.id === 'AW';
+
+/** What a node without setup properties sets up (shared: never changed). */
+const NO_SETUP: GoSetupPoint[] = [];
 
 /** The node's `B` and `W` values in the order written (each property's first value). */
 function moveValues(node: SgfNode): { id: 'B' | 'W'; value: SgfValue }[] {

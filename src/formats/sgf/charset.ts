@@ -83,6 +83,16 @@ export function resolveCharset(bytes: Uint8Array, declared: string | null): SgfC
     : { encoding: 'windows-1252', declared: label, source: 'latin-1', ignored };
 }
 
+/** Bytes below 0x80 as text: short runs (most values: points, numbers) char by char, longer ones in one call. */
+export function asciiText(bytes: Uint8Array, start: number, end: number): string {
+  const length = end - start;
+  if (length === 2) return String.fromCharCode(bytes[start], bytes[start + 1]);
+  if (length > 16) return Buffer.from(bytes.buffer, bytes.byteOffset + start, length).toString('latin1');
+  let text = '';
+  for (let k = start; k < end; k++) text += String.fromCharCode(bytes[k]);
+  return text;
+}
+
 /** Decodes values in one charset: strictly first, so that bytes that are not text in it are counted. */
 export class ValueDecoder {
   private readonly strict: TextDecoder;
@@ -98,7 +108,7 @@ export class ValueDecoder {
   }
 
   decode(bytes: Uint8Array, start: number, end: number, ascii: boolean): string {
-    if (ascii) return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
+    if (ascii) return asciiText(bytes, start, end);
     const slice = bytes.subarray(start, end);
     try {
       return this.strict.decode(slice);

@@ -1,7 +1,7 @@
 import { FormatError, SourceLocation } from '../errors.js';
 import { ReadLimits, pliesExceeded, variationDepthExceeded } from '../limits.js';
 import { locate } from '../text.js';
-import { SgfCharset, ValueDecoder, characterWidth, resolveCharset } from './charset.js';
+import { SgfCharset, ValueDecoder, asciiText, characterWidth, resolveCharset } from './charset.js';
 
 /*
  * SGF's syntax (FF[1]-FF[4]), knowing nothing of any game: a collection of game trees, each a
@@ -248,11 +248,14 @@ function readProperty(
   const n = bytes.length;
   let i = start;
   let id = '';
+  let lowerCase = false;
   while (i < n && isLetter(bytes[i])) {
     if (isUpper(bytes[i])) id += String.fromCharCode(bytes[i]);
+    else lowerCase = true;
     i++;
   }
-  const written = Buffer.from(bytes.buffer, bytes.byteOffset + start, i - start).toString('latin1');
+  // Identifiers are a letter or two, almost always upper-case: then they are written as read.
+  const written = lowerCase ? asciiText(bytes, start, i) : id;
   if (id === '') fail(`property "${written}" has no upper-case letter in its identifier`, start);
   const values: SgfValue[] = [];
   for (;;) {
@@ -274,7 +277,8 @@ function readProperty(
         if (j >= n) continue;
         if (bytes[j] >= 0x80) ascii = false;
       }
-      j += characterWidth(charset, bytes, j);
+      // Only a byte from 0x80 up can lead a double-byte character.
+      j += bytes[j] < 0x80 ? 1 : characterWidth(charset, bytes, j);
     }
     if (build) values.push(valueOf(decoder.decode(bytes, valueStart, j, ascii), escaped, valueStart, j));
     i = j + 1;

@@ -13,9 +13,9 @@ import { encodeCursor, resolveSearch } from '../cursor.js';
 import type { SearchFilters, SearchPosition } from '../cursor.js';
 import type { ExportGamesQuery } from '../dto/export-games.query.js';
 import { ExportSelectionDto } from '../dto/export-selection.dto.js';
-import { toGameDto } from '../game.mapper.js';
+import { toGameJson } from '../game.mapper.js';
 import { sortsByDay, walksUploadTime } from '../game-view.js';
-import type { GameView } from '../game-view.js';
+import type { GameViewWithJsonText } from '../game-view.js';
 import { GamesRepository } from '../games.repository.js';
 import type { ExportedFile, ExportKey } from '../games.repository.js';
 import { gameFilters, storedFile } from '../games.service.js';
@@ -146,7 +146,7 @@ export class ExportService {
     const files = () => this.load(slots, (ids) => this.games.filesOf(ids), options.vanished);
     try {
       if (kind.form === 'ndjson') {
-        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.games.viewsOf(ids), options.vanished), options.next)), response);
+        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.games.viewsWithJsonTextOf(ids), options.vanished), options.next)), response);
       } else if (kind.form === 'collection') {
         await sendGenerated(this.collection(files(), collection!), response);
       } else {
@@ -163,9 +163,9 @@ export class ExportService {
   }
 
   /** NDJSON: each game as `GET /games/{id}` answers it, a line each; `{"id", "missing": true}` for an id naming none; `{"next"}` last when `limit` cut the export short. */
-  private async *lines(items: AsyncIterable<ExportItem<GameView>>, next: string | undefined): AsyncGenerator<string> {
+  private async *lines(items: AsyncIterable<ExportItem<GameViewWithJsonText>>, next: string | undefined): AsyncGenerator<string> {
     for await (const item of items) {
-      yield `${JSON.stringify('missing' in item ? { id: item.missing, missing: true } : toGameDto(item.game))}\n`;
+      yield `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
     }
     if (next !== undefined) yield `${JSON.stringify({ next })}\n`;
   }

@@ -1,0 +1,50 @@
+import { toGameDto, toGameJson } from '../../src/games/game.mapper';
+import type { GameView, GameViewWithJsonText } from '../../src/games/game-view';
+
+/**
+ * A bulk export writes each game with `toGameJson`, splicing in problems and details as the JSON text
+ * stored; what comes out must be byte for byte what `JSON.stringify(toGameDto(…))` writes of the same
+ * game parsed, whatever the game's texts hold.
+ */
+describe('toGameJson', () => {
+  const view = (header: string | null, analysis: GameView['analysis']): GameView => ({
+    id: 7,
+    publisher: 'SGF',
+    version: 'FF4-Go',
+    header,
+    body: ';B[pd]\n;W[dd])',
+    family: 'go',
+    status: analysis ? 'indexed' : 'stored',
+    statusReason: analysis ? null : 'no plugin',
+    sha256: 'ab'.repeat(32),
+    size: 120,
+    mediaType: 'application/x-go-sgf',
+    filename: 'x.sgf',
+    uploadedAt: new Date('2026-11-25T18:00:00.123Z'),
+    players: [
+      { seat: 0, name: 'Ann "\\u0000details"', externalId: null, color: 'black', rating: null, declaredPoints: null, points: 184.5, captures: 3, outcome: 'won' },
+      { seat: 1, name: 'Bo', externalId: 'x:1', color: 'white', rating: '3d', declaredPoints: 7.5, points: null, captures: 0, outcome: 'lost' },
+    ],
+    analysis,
+  });
+  const analysis: NonNullable<GameView['analysis']> = {
+    moveCount: 2,
+    result: 'black wins by resignation',
+    legal: false,
+    consistent: true,
+    problems: [{ code: 'illegal.ko', ply: 2, message: 'a "ko" \\u0000problems' } as never],
+    details: { boardSize: 19, komi: 6.5, setup: { black: [], white: ['dd'] }, text: 'line\nbreak "\\u0000problems"' },
+    facts: { boardWidth: 19, boardHeight: 19, datePlayed: '2006-01-02', event: null, rules: 'Japanese', ending: 'resignation', margin: null },
+  };
+  const withText = (game: GameView): GameViewWithJsonText => ({
+    ...game,
+    analysis: game.analysis && { ...game.analysis, problems: JSON.stringify(game.analysis.problems), details: JSON.stringify(game.analysis.details) },
+  });
+
+  it.each([
+    ['an indexed game', view('(;GM[1]FF[4]C["\\u0000problems" and "\\u0000details"]', analysis)],
+    ['a game stored without an index', view(null, null)],
+  ])('writes %s as toGameDto does', (_, game) => {
+    expect(toGameJson(withText(game))).toBe(JSON.stringify(toGameDto(game)));
+  });
+});
