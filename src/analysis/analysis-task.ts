@@ -51,7 +51,8 @@ export interface ConvertTask extends FileTask {
 /**
  * Several games of one file read in one go (a collection's games, a batch at a time): `bytes` holds
  * them one after the other, game i being `bytes[ends[i-1] ?? 0, ends[i])`. One message each way for
- * the batch instead of one per game. The replay is always left out (the games are to be stored).
+ * the batch instead of one per game. The games are to be stored: the replay is always left out, and
+ * so are Header and Body texts the bytes hold (their spans say where).
  */
 export interface ReadManyTask extends FileTask {
   readonly kind: 'readMany';

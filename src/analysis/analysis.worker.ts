@@ -35,7 +35,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: withoutReplay(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true })) });
+          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });
@@ -55,6 +55,16 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
 /** A reading to be stored: its replay, made again on request, does not travel back. */
 function withoutReplay(record: ReadResult): ReadResult {
   return record.analysis ? { ...record, analysis: { ...record.analysis, replay: [] } } : record;
+}
+
+/**
+ * A reading of a collection's game as storing it needs it: no replay, and no Header or Body text
+ * where the bytes hold it (its span says where): the archive keeps the range, and the text would
+ * only be copied to the other thread to be dropped there.
+ */
+function storedForm(record: ReadResult): ReadResult {
+  const { spans } = record;
+  return { ...withoutReplay(record), header: spans.header ? null : record.header, body: spans.body ? null : record.body };
 }
 
 function asData(error: FormatError): FormatErrorData {

@@ -24,8 +24,13 @@ function BooleanSetting(fallback: boolean): PropertyDecorator {
   };
 }
 
-/** Analysis threads by default: one core is left to the event loop (and the embedded database, which runs on it). */
+/**
+ * Analysis threads by default. With the embedded database one core is left to the event loop, on
+ * whose thread the database runs; with a PostgreSQL server (DATABASE_URL) the event loop only passes
+ * requests and rows along, and every core reads games.
+ */
 const ANALYSIS_THREADS_DEFAULT = Math.max(1, availableParallelism() - 1);
+const ANALYSIS_THREADS_WITH_SERVER = availableParallelism();
 
 /**
  * The service's settings, read from the environment once at boot. A bad value stops the
@@ -105,7 +110,7 @@ export class AppConfig {
   @IntSetting(15_000, 100)
   ANALYSIS_TIMEOUT_MS = 15_000;
 
-  /** Analysis threads; by default one per core but one. */
+  /** Analysis threads; by default one per core, one fewer with the embedded database (see loadConfig). */
   @IntSetting(ANALYSIS_THREADS_DEFAULT, 1, 256)
   ANALYSIS_THREADS = ANALYSIS_THREADS_DEFAULT;
 
@@ -240,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     Object.entries(env).filter(([key, value]) => SETTINGS.includes(key) && value !== undefined && value !== ''),
   );
   const config = plainToInstance(AppConfig, given);
+  if (given.ANALYSIS_THREADS === undefined && config.DATABASE_URL !== undefined) config.ANALYSIS_THREADS = ANALYSIS_THREADS_WITH_SERVER;
   const lines = validateSync(config, { forbidUnknownValues: true }).flatMap((error) =>
     Object.values(error.constraints ?? {}).map((text) => `  ${error.property}: ${text}`),
   );

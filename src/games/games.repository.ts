@@ -139,18 +139,28 @@ export class GamesRepository {
     const first = new Map<string, number>();
     const batch = games.filter((game, index) => !first.has(game.sha256) && first.set(game.sha256, index));
     if (batch.length === 0) return [];
-    const column = <T>(pick: (game: NewGame, bytes: Buffer) => T): T[] => batch.map((game) => pick(game, game.file.bytes));
-    const inline = (game: NewGame, bytes: Buffer) => !game.inUpload && bytes.length <= INLINE_RAW_MAX;
-    const readings = batch.map((game) => gameColumns(game.record));
-    const index = batch.map((game) => indexRowParams(game.record));
+    const inline = (game: NewGame) => !game.inUpload && game.file.bytes.length <= INLINE_RAW_MAX;
+    // Everything but the bytes goes as one JSON array (one parameter, read by json_to_recordset):
+    // no array literal to write here and parse there, and problems and details, json in the table,
+    // are kept as the text written here. The bytes go as two bytea arrays in the same order.
+    const fields = batch.map((game, index) => ({
+      i: index + 1,
+      ...readingFields(game.record),
+      sha256: game.sha256,
+      size: game.file.bytes.length,
+      media_type: game.mediaType,
+      filename: game.filename,
+      upload_id: game.inUpload?.uploadId ?? null,
+      upload_start: game.inUpload?.start ?? null,
+      upload_end: game.inUpload?.end ?? null,
+      ...indexRowFields(game.record),
+    }));
     const rows: { id: string; sha256: string; uploaded_at: Date }[] = await query(
       `WITH src AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[], $9::text[], $10::boolean[],
-                              $11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::bigint[], $17::int[], $18::int[], $19::bytea[], $20::bytea[],
-                              $21::jsonb[], $22::text[], $23::text[], $24::jsonb[])
-           WITH ORDINALITY AS s(publisher, version, header, body, header_start, header_end, body_start, body_end, family, indexed,
-                                status_reason, sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, file_raw,
-                                analysis, problems, details, players, i)
+         SELECT s.*, b.raw, b.file_raw
+         FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
+                                               upload_id bigint, upload_start int, upload_end int, ${INDEX_ROW_FIELDS})
+         JOIN unnest($2::bytea[], $3::bytea[]) WITH ORDINALITY AS b(raw, file_raw, i) ON b.i = s.i
        ), ${formatRows('src')}, game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
                             sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
@@ -163,23 +173,15 @@ export class GamesRepository {
          ON CONFLICT (sha256) DO NOTHING
          RETURNING id, sha256, uploaded_at
        ), made AS (
-         SELECT g.id, s.file_raw, s.analysis, s.problems, s.details, s.players FROM game g JOIN src s ON decode(s.sha256, 'hex') = g.sha256
+         SELECT g.id, s.* FROM game g JOIN src s ON decode(s.sha256, 'hex') = g.sha256
        ), file AS (
          INSERT INTO game_files (game_id, raw) SELECT id, file_raw FROM made WHERE file_raw IS NOT NULL
        ), ${indexRowsFrom('made')}
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
       [
-        ...Array.from({ length: 11 }, (_, k) => readings.map((reading) => reading[k])),
-        column((game) => game.sha256),
-        column((_, bytes) => bytes.length),
-        column((game) => game.mediaType),
-        column((game) => game.filename),
-        column((game) => game.inUpload?.uploadId ?? null),
-        column((game) => game.inUpload?.start ?? null),
-        column((game) => game.inUpload?.end ?? null),
-        column((game, bytes) => (inline(game, bytes) ? bytes : null)),
-        column((game, bytes) => (game.inUpload || inline(game, bytes) ? null : bytes)),
-        ...Array.from({ length: 4 }, (_, k) => index.map((params) => params[k])),
+        JSON.stringify(fields),
+        batch.map((game) => (inline(game) ? game.file.bytes : null)),
+        batch.map((game) => (game.inUpload || inline(game) ? null : game.file.bytes)),
       ],
     );
     // A game without a row: its bytes were stored meanwhile (a racing upload), or earlier in the batch.
@@ -200,12 +202,13 @@ export class GamesRepository {
   async replaceReading(id: GameId, record: ReadResult, mediaType: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const updated: { id: string }[] = await manager.query(
-        `WITH src AS (SELECT $2::text AS publisher, $3::text AS version, $13::text AS media_type), ${formatRows('src')}
-         UPDATE games SET format_id = (SELECT id FROM format), header = $4, body = $5, header_start = $6, header_end = $7, body_start = $8, body_end = $9,
-                          family_id = (SELECT id FROM families WHERE name = $10), indexed = $11, status_reason = $12,
-                          media_type = CASE WHEN $13 = (SELECT media_type FROM format) THEN NULL ELSE $13 END
-         WHERE id = $1 RETURNING id`,
-        [id, ...gameColumns(record), mediaType],
+        `WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS s(${READING_FIELDS})), ${formatRows('src')}
+         UPDATE games SET format_id = (SELECT id FROM format), header = s.header, body = s.body, header_start = s.header_start, header_end = s.header_end,
+                          body_start = s.body_start, body_end = s.body_end, family_id = (SELECT id FROM families WHERE name = s.family),
+                          indexed = s.indexed, status_reason = s.status_reason,
+                          media_type = CASE WHEN s.media_type = (SELECT media_type FROM format) THEN NULL ELSE s.media_type END
+         FROM src s WHERE games.id = $1 RETURNING games.id`,
+        [id, JSON.stringify(readingFields(record)), mediaType],
       );
       if (updated.length === 0) return false;
       await manager.query(
@@ -213,9 +216,9 @@ export class GamesRepository {
         [id],
       );
       await manager.query(
-        `WITH made AS (SELECT $1::bigint AS id, $2::jsonb AS analysis, $3::text AS problems, $4::text AS details, $5::jsonb AS players), ${indexRowsFrom('made')}
+        `WITH made AS (SELECT $1::bigint AS id, s.* FROM json_to_record($2::json) AS s(${INDEX_ROW_FIELDS})), ${indexRowsFrom('made')}
          SELECT 1`,
-        [id, ...indexRowParams(record)],
+        [id, JSON.stringify(indexRowFields(record))],
       );
       return true;
     });
@@ -502,73 +505,79 @@ function whereClause(filters: GameFilters, pageSize?: number): { where: string[]
   return { where, params };
 }
 
+/** The fields {@link readingFields} writes, as a record definition for json_to_record(set). */
+const READING_FIELDS = `publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
+  family text, indexed boolean, status_reason text`;
+
 /**
  * The GoFans columns and status of a reading: publisher, version, header and body (as text only
  * when they are not a slice of the bytes), their byte ranges, family, indexed, status_reason.
  */
-function gameColumns(record: ReadResult): unknown[] {
+function readingFields(record: ReadResult) {
   const { header, body } = record.spans;
-  return [
-    record.publisher,
-    record.version,
-    header === null ? record.header : null,
-    body === null ? record.body : null,
-    header?.start ?? null,
-    header?.end ?? null,
-    body?.start ?? null,
-    body?.end ?? null,
-    record.family,
-    Boolean(record.analysis),
-    record.notIndexedReason ?? null,
-  ];
+  return {
+    publisher: record.publisher,
+    version: record.version,
+    header: header === null ? record.header : null,
+    body: body === null ? record.body : null,
+    header_start: header?.start ?? null,
+    header_end: header?.end ?? null,
+    body_start: body?.start ?? null,
+    body_end: body?.end ?? null,
+    family: record.family,
+    indexed: Boolean(record.analysis),
+    status_reason: record.notIndexedReason ?? null,
+  };
 }
 
+/** The fields {@link indexRowFields} writes, as a record definition (problems, details and players stay JSON text). */
+const INDEX_ROW_FIELDS = `move_count int, result text, legal boolean, consistent boolean, problems json, details json,
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json`;
+
 /**
- * The index rows of a reading as four JSON parameters: the analysis's columns, its problems and
- * details (kept as the compact JSON text written here), the players.
+ * The index rows of a reading as JSON fields: the analysis's columns (no move count: no analysis),
+ * its problems and details (kept as the compact JSON text they are written in), the players.
  */
-function indexRowParams(record: ReadResult): unknown[] {
+function indexRowFields(record: ReadResult) {
   const analysis = record.analysis;
-  return [
-    analysis
-      ? JSON.stringify({
-          moveCount: analysis.moveCount,
-          result: analysis.result,
-          legal: analysis.verdict.legal,
-          consistent: analysis.verdict.consistent,
-          ...analysis.facts,
-          eventKey: analysis.facts.event === null ? null : playerNameKey(analysis.facts.event),
-        })
-      : null,
-    analysis ? JSON.stringify(analysis.verdict.problems) : null,
-    analysis ? JSON.stringify(analysis.details) : null,
-    JSON.stringify(
-      (analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) })),
-    ),
-  ];
+  const players = (analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) }));
+  if (!analysis) return { move_count: null, players };
+  const facts = analysis.facts;
+  return {
+    move_count: analysis.moveCount,
+    result: analysis.result,
+    legal: analysis.verdict.legal,
+    consistent: analysis.verdict.consistent,
+    problems: analysis.verdict.problems,
+    details: analysis.details,
+    board_width: facts.boardWidth,
+    board_height: facts.boardHeight,
+    date_played: facts.datePlayed,
+    event: facts.event,
+    event_key: facts.event === null ? null : playerNameKey(facts.event),
+    rules: facts.rules,
+    ending: facts.ending ?? null,
+    margin: facts.margin ?? null,
+    players,
+  };
 }
 
-/**
- * CTEs inserting the index rows of the games of CTE `made` (columns `id`, and `analysis`, `problems`,
- * `details`, `players` as {@link indexRowParams} writes them).
- */
+/** CTEs inserting the index rows of the games of CTE `made` (columns `id` and {@link INDEX_ROW_FIELDS}). */
 function indexRowsFrom(made: string): string {
   return `analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
-         SELECT m.id, a."moveCount", a.result, a.legal, a.consistent, m.problems::json, m.details::json,
-                a."boardWidth", a."boardHeight", a."datePlayed", a.event, a."eventKey", a.rules, a.ending, a.margin
-         FROM ${made} m, jsonb_to_record(m.analysis) AS a("moveCount" int, result text, legal boolean, consistent boolean,
-              "boardWidth" int, "boardHeight" int, "datePlayed" date, event text, "eventKey" text, rules text, ending text, margin double precision)
-         WHERE m.analysis IS NOT NULL
+         SELECT m.id, m.move_count, m.result, m.legal, m.consistent, m.problems, m.details,
+                m.board_width, m.board_height, m.date_played, m.event, m.event_key, m.rules, m.ending, m.margin
+         FROM ${made} m WHERE m.move_count IS NOT NULL
        ), players AS (
          INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome, rating)
          SELECT m.id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
-         FROM ${made} m, jsonb_to_recordset(m.players) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
+         FROM ${made} m, json_to_recordset(m.players) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
               "declaredPoints" double precision, points double precision, captures int, outcome text, rating text)
        ), names AS (
          INSERT INTO player_names (name_key)
-         SELECT DISTINCT p."nameKey" FROM ${made} m, jsonb_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
+         SELECT DISTINCT p."nameKey" FROM ${made} m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        )`;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from '../../src/common/config.js';
 
 describe('loadConfig', () => {
@@ -61,6 +62,13 @@ describe('loadConfig', () => {
     });
     expect(config.ANALYSIS_THREADS).toBeGreaterThanOrEqual(1);
     expect(config.limits).toEqual({ maxPlies: 10_000, maxBoardSide: 64, maxVariationDepth: 500, maxLineLength: 65_536 });
+  });
+
+  it('leaves the event loop a core with the embedded database only: with a server every core reads games', () => {
+    const cores = availableParallelism();
+    expect(loadConfig({}).ANALYSIS_THREADS).toBe(Math.max(1, cores - 1));
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/tabula' }).ANALYSIS_THREADS).toBe(cores);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/tabula', ANALYSIS_THREADS: '1' }).ANALYSIS_THREADS).toBe(1);
   });
 
   it('reads the hardening settings', () => {
