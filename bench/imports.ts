@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar-stream';
 import type { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
+import { GamesRepository } from '../src/games/games.repository.js';
 import { timeExport } from './export.js';
 import { startInProcess, withScratchDatabase } from './served.js';
 
@@ -22,11 +23,15 @@ import { startInProcess, withScratchDatabase } from './served.js';
  * the same rows written again by bare SQL into empty copies of the same tables with their indexes
  * (a binary COPY, the physical limit, goal ≥ 20 % of it; and INSERT … SELECT), the process's RSS
  * during the import (the server runs in this process; the client only streams a file), and the same
- * games exported as NDJSON (goal ≥ 10,000 games/s) with the RSS during the export.
+ * games exported as NDJSON (goal ≥ 10,000 games/s, taken by curl in a process of its own) beside the
+ * export's own database reads of them, with the RSS during the export. Each timed phase starts from a
+ * CHECKPOINT.
  */
 const TYGEM = process.env.BENCH_TYGEM_DIR ?? '/work/shared/realdata/go/tygem';
 const MONTHS = ['2006-01', '2006-02', '2006-03', '2006-04', '2006-05', '2006-06'];
 const PER_FILE = 5_000;
+/** Games an export lists a query (the export service's batch). */
+const EXPORT_BATCH = 2000;
 const TABLES = ['uploads', 'upload_games', 'games', 'game_analyses', 'game_players', 'player_names', 'import_entries'];
 
 export async function run(): Promise<void> {
@@ -55,6 +60,9 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
   {
     const { app, baseUrl } = await startInProcess({ ...settings, MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
     try {
+      const db = app.get<DataSource>(getDataSourceToken());
+      // Each timed phase starts from a checkpoint: none pays for flushing the writes of the one before.
+      await db.query('CHECKPOINT');
       const rss = () => process.memoryUsage.rss() / 1024 / 1024;
       const before = rss();
       let peak = before;
@@ -85,7 +93,6 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       );
       console.log(`imports [${label}]: RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during the import`);
 
-      const db = app.get<DataSource>(getDataSourceToken());
       const copy = await timeRawCopy(db);
       const share = (copy / ms) * 100;
       console.log(`imports [${label}]: raw COPY of the same rows (binary, from files written by COPY TO) into empty copies of ${TABLES.join(', ')}: ${rate(state.gamesStored, copy)} games/s`);
@@ -93,6 +100,9 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       const bare = await timeBareCopy(db);
       console.log(`imports [${label}]: INSERT … SELECT of the same rows into empty copies: ${rate(state.gamesStored, bare)} games/s`);
 
+      await db.query('CHECKPOINT');
+      const reads = await timeExportReads(app.get(GamesRepository));
+      console.log(`imports [${label}]: the export's own reads of the same games (keys, then views a batch of ${EXPORT_BATCH} at a time), no JSON, no HTTP: ${rate(state.gamesStored, reads)} games/s`);
       const exported = await timeExport(`${baseUrl}/games/export?limit=${state.gamesStored}`, 'application/x-ndjson');
       const exportRate = state.gamesStored / (exported.ms / 1000);
       console.log(
@@ -129,6 +139,19 @@ async function timeRawCopy(db: DataSource): Promise<number> {
     await rm(file(table), { force: true });
   }
   return ms;
+}
+
+/** The games an export of everything reads, as it reads them: their keys, then their views with problems and details as text. */
+async function timeExportReads(games: GamesRepository): Promise<number> {
+  const started = performance.now();
+  let pastId: number | undefined;
+  for (;;) {
+    const keys = await games.exportKeys({ pastId }, EXPORT_BATCH);
+    if (keys.length === 0) break;
+    await games.viewsWithJsonTextOf(keys.map((key) => key.id));
+    pastId = keys[keys.length - 1].id;
+  }
+  return performance.now() - started;
 }
 
 /** Every row the import wrote, written again into copies of its tables (indexes and all) in one transaction. */
