@@ -116,21 +116,36 @@ export class ExportService {
   }
 
   /**
-   * Reads the games of the slots in groups of at most GROUP_BYTES of files. A game deleted since it
-   * was listed is left out of a search's export, and named missing in a selection's (`vanished`).
+   * Reads the games of the slots in groups of at most GROUP_BYTES of files, one group ahead. A game
+   * deleted since it was listed is left out of a search's export, and named missing in a selection's (`vanished`).
    */
   private async *load<T extends { id: number }>(slots: AsyncIterable<Slot[]>, read: (ids: number[]) => Promise<T[]>, vanished: boolean): AsyncGenerator<ExportItem<T>> {
+    // One group is read ahead while the one before is written: a database server works on it
+    // meanwhile. No more than one group is held beyond what the client has not taken yet.
+    const start = (group: Slot[]) => {
+      const present = group.filter((slot) => slot.size !== undefined).map((slot) => slot.id);
+      const games = present.length > 0 ? read(present) : Promise.resolve([]);
+      // Observed at once: should the export end before this group is written, its failure is nobody's.
+      games.catch(() => undefined);
+      return { group, games };
+    };
+    let ahead: { group: Slot[]; games: Promise<T[]> } | undefined;
+    const written = async function* (reading: { group: Slot[]; games: Promise<T[]> }): AsyncGenerator<ExportItem<T>> {
+      const games = new Map((await reading.games).map((game) => [game.id, game]));
+      for (const slot of reading.group) {
+        const game = games.get(slot.id);
+        if (game) yield { game };
+        else if (slot.size === undefined || vanished) yield { missing: slot.id };
+      }
+    };
     for await (const batch of slots) {
       for (const group of bySize(batch)) {
-        const present = group.filter((slot) => slot.size !== undefined).map((slot) => slot.id);
-        const games = new Map((present.length > 0 ? await read(present) : []).map((game) => [game.id, game]));
-        for (const slot of group) {
-          const game = games.get(slot.id);
-          if (game) yield { game };
-          else if (slot.size === undefined || vanished) yield { missing: slot.id };
-        }
+        const next = start(group);
+        if (ahead) yield* written(ahead);
+        ahead = next;
       }
     }
+    if (ahead) yield* written(ahead);
   }
 
   private async send(
