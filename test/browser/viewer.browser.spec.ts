@@ -77,6 +77,8 @@ if (!HAVE_BROWSER) {
       // GoFans example 2.2: Anna (black) and Bernd, three plies; black's third stone takes white's.
       ids.gofans = await upload('ex_2.2.xml', fixture('fixtures/gofans-examples/ex_2.2.xml'));
       if (existsSync(FOX)) ids.fox = await upload('fox-001.sgf', readFileSync(FOX));
+      // A GNU Go game in the repository: the Go notation is checked whether or not the shared corpus is here.
+      ids.gnugo = await upload('9x9-1.sgf', fixture('fixtures/realdata/go/gnugo_regression_games/9x9-1.sgf'));
       // A PDN database: kept whole, each game a game of its own.
       ids.pdn = await upload('ussr1947.pdn', fixture('fixtures/realdata/checkers/russian/ussr1947.pdn'), '/uploads');
       ids.vk = await upload('vk-full-game.txt', fixture('formats/vk-dots/fixtures/full-game.txt'));
@@ -242,13 +244,19 @@ if (!HAVE_BROWSER) {
     });
 
     it('shows each family\'s moves in the usual notation', async () => {
+      await page.goto(`${archive.baseUrl}/#/games/${ids.gnugo}`);
+      await board();
+      // The GNU Go game opens with B[ee] on 9×9: column e is the 5th, E; row e is the 5th from the top of 9, so 5.
+      const first = page.locator('.moves button').nth(1);
+      await expect(first.innerText()).resolves.toBe('1. ● E5');
+      await expect(first.getAttribute('title')).resolves.toBe('SGF ee');
       if (ids.fox) {
         await page.goto(`${archive.baseUrl}/#/games/${ids.fox}`);
         await board();
         // The Fox game opens with B[qe]: column q is the 17th, R (Go coordinates skip I); row e is the 5th from the top of 19, so 15.
-        const first = page.locator('.moves button').nth(1);
-        await expect(first.innerText()).resolves.toBe('1. ● R15');
-        await expect(first.getAttribute('title')).resolves.toBe('SGF qe');
+        const opening = page.locator('.moves button').nth(1);
+        await expect(opening.innerText()).resolves.toBe('1. ● R15');
+        await expect(opening.getAttribute('title')).resolves.toBe('SGF qe');
       }
       await page.goto(`${archive.baseUrl}/#/games/${ids.pdn}`);
       await board();
