@@ -1,5 +1,5 @@
-import { toGameDto, toGameJson } from '../../src/games/game.mapper';
-import type { GameView, GameViewWithJsonText } from '../../src/games/game-view';
+import { toGameDto, toGameJson } from '../../src/games/game.mapper.js';
+import type { GameView, GameViewWithJsonText } from '../../src/games/game-view.js';
 
 /**
  * A bulk export writes each game with `toGameJson`, splicing in problems and details as the JSON text
