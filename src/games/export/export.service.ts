@@ -116,10 +116,11 @@ export class ExportService {
   }
 
   /**
-   * Reads the games of the slots in groups of at most GROUP_BYTES of files, one group ahead. A game
-   * deleted since it was listed is left out of a search's export, and named missing in a selection's (`vanished`).
+   * Reads the games of the slots in groups of at most GROUP_BYTES of files, one group ahead, and
+   * yields each group's items in order. A game deleted since it was listed is left out of a
+   * search's export, and named missing in a selection's (`vanished`).
    */
-  private async *load<T extends { id: number }>(slots: AsyncIterable<Slot[]>, read: (ids: number[]) => Promise<T[]>, vanished: boolean): AsyncGenerator<ExportItem<T>> {
+  private async *load<T extends { id: number }>(slots: AsyncIterable<Slot[]>, read: (ids: number[]) => Promise<T[]>, vanished: boolean): AsyncGenerator<ExportItem<T>[]> {
     // One group is read ahead while the one before is written: a database server works on it
     // meanwhile. No more than one group is held beyond what the client has not taken yet.
     const start = (group: Slot[]) => {
@@ -129,23 +130,25 @@ export class ExportService {
       games.catch(() => undefined);
       return { group, games };
     };
-    let ahead: { group: Slot[]; games: Promise<T[]> } | undefined;
-    const written = async function* (reading: { group: Slot[]; games: Promise<T[]> }): AsyncGenerator<ExportItem<T>> {
-      const games = new Map((await reading.games).map((game) => [game.id, game]));
-      for (const slot of reading.group) {
-        const game = games.get(slot.id);
-        if (game) yield { game };
-        else if (slot.size === undefined || vanished) yield { missing: slot.id };
+    const itemsOf = async ({ group, games }: { group: Slot[]; games: Promise<T[]> }): Promise<ExportItem<T>[]> => {
+      const byId = new Map((await games).map((game) => [game.id, game]));
+      const items: ExportItem<T>[] = [];
+      for (const slot of group) {
+        const game = byId.get(slot.id);
+        if (game) items.push({ game });
+        else if (slot.size === undefined || vanished) items.push({ missing: slot.id });
       }
+      return items;
     };
+    let ahead: { group: Slot[]; games: Promise<T[]> } | undefined;
     for await (const batch of slots) {
       for (const group of bySize(batch)) {
         const next = start(group);
-        if (ahead) yield* written(ahead);
+        if (ahead) yield await itemsOf(ahead);
         ahead = next;
       }
     }
-    if (ahead) yield* written(ahead);
+    if (ahead) yield await itemsOf(ahead);
   }
 
   private async send(
@@ -163,9 +166,9 @@ export class ExportService {
       if (kind.form === 'ndjson') {
         await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.games.viewsWithJsonTextOf(ids), options.vanished), options.next)), response);
       } else if (kind.form === 'collection') {
-        await sendGenerated(this.collection(files(), collection!), response);
+        await sendGenerated(this.collection(each(files()), collection!), response);
       } else {
-        await this.archive(kind, files(), options.next, response);
+        await this.archive(kind, each(files()), options.next, response);
       }
     } catch (error) {
       // A client that went away ends the export; nothing to answer or log. Which error says so
@@ -178,9 +181,12 @@ export class ExportService {
   }
 
   /** NDJSON: each game as `GET /games/{id}` answers it, a line each; `{"id", "missing": true}` for an id naming none; `{"next"}` last when `limit` cut the export short. */
-  private async *lines(items: AsyncIterable<ExportItem<GameViewWithJsonText>>, next: string | undefined): AsyncGenerator<string> {
-    for await (const item of items) {
-      yield `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
+  private async *lines(groups: AsyncIterable<ExportItem<GameViewWithJsonText>[]>, next: string | undefined): AsyncGenerator<string> {
+    // A group's lines at once: a step of the generators per game would cost more than writing its line.
+    for await (const items of groups) {
+      let text = '';
+      for (const item of items) text += `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
+      yield text;
     }
     if (next !== undefined) yield `${JSON.stringify({ next })}\n`;
   }
@@ -264,6 +270,11 @@ export class ExportService {
       }
     }
   }
+}
+
+/** The items of groups one by one. */
+async function* each<T>(groups: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const group of groups) yield* group;
 }
 
 /** The filters in the repository's form, continuing past a position. */
