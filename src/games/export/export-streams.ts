@@ -14,7 +14,7 @@ import { ZipFile } from 'yazl';
 export type ExportItem<T> = { readonly game: T } | { readonly missing: number };
 
 /** Text is handed to the client in chunks of about this many characters. */
-const FLUSH_CHARS = 64 * 1024;
+export const FLUSH_CHARS = 64 * 1024;
 
 /**
  * Sends what a generator yields to the client, as fast as the client takes it: nothing more is

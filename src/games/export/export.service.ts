@@ -22,7 +22,7 @@ import { gameFilters, storedFile } from '../games.service.js';
 import { entryName, manifestEntry } from './entry-names.js';
 import { collectionFormat, negotiate } from './export-kinds.js';
 import type { ExportKind } from './export-kinds.js';
-import { gathered, inOrder, ManifestSpool, sendArchive, sendGenerated, tarWriter, zipWriter } from './export-streams.js';
+import { FLUSH_CHARS, inOrder, ManifestSpool, sendArchive, sendGenerated, tarWriter, zipWriter } from './export-streams.js';
 import type { ExportItem } from './export-streams.js';
 import { readJsonBody } from './json-body.js';
 
@@ -164,7 +164,7 @@ export class ExportService {
     const files = () => this.load(slots, (ids) => this.games.filesOf(ids), options.vanished);
     try {
       if (kind.form === 'ndjson') {
-        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.games.viewsWithJsonTextOf(ids), options.vanished), options.next)), response);
+        await sendGenerated(this.lines(this.load(slots, (ids) => this.games.viewsWithJsonTextOf(ids), options.vanished), options.next), response);
       } else if (kind.form === 'collection') {
         await sendGenerated(this.collection(each(files()), collection!), response);
       } else {
@@ -182,13 +182,20 @@ export class ExportService {
 
   /** NDJSON: each game as `GET /games/{id}` answers it, a line each; `{"id", "missing": true}` for an id naming none; `{"next"}` last when `limit` cut the export short. */
   private async *lines(groups: AsyncIterable<ExportItem<GameViewWithJsonText>[]>, next: string | undefined): AsyncGenerator<string> {
-    // A group's lines at once: a step of the generators per game would cost more than writing its line.
+    // Handed on in chunks of about FLUSH_CHARS: a generator step per game would cost more than
+    // writing its line, and a group's lines at once would hold megabytes for a slow client.
+    let text = '';
     for await (const items of groups) {
-      let text = '';
-      for (const item of items) text += `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
-      yield text;
+      for (const item of items) {
+        text += `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
+        if (text.length >= FLUSH_CHARS) {
+          yield text;
+          text = '';
+        }
+      }
     }
-    if (next !== undefined) yield `${JSON.stringify({ next })}\n`;
+    if (next !== undefined) text += `${JSON.stringify({ next })}\n`;
+    if (text.length > 0) yield text;
   }
 
   /** A zip or tar of the stored files, then `manifest.ndjson`: a line per entry (or missing id), and `{"next"}` when `limit` cut the export short. */
