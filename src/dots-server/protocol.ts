@@ -39,8 +39,9 @@ export type AnswerCode = keyof typeof ANSWERS;
 export const BAD_REQUEST_REASONS = ['line_too_long', 'not_text', 'bad_framing', 'unknown_command', 'bad_parameter', 'not_now', 'idle_timeout'] as const;
 export type BadRequestReason = (typeof BAD_REQUEST_REASONS)[number];
 
-export const MIN_SIDE = 10;
-export const MAX_SIDE = 50;
+/** The field sizes a new game may ask for (the rules engine's own bounds are wider). */
+export const FIELD_MIN_SIDE = 10;
+export const FIELD_MAX_SIDE = 50;
 export const MIN_SECONDS = 15;
 export const MAX_SECONDS = 90;
 export const MIN_PLAYERS = 2;
@@ -112,8 +113,8 @@ export function parseRequest(line: string): DotsRequest | BadRequest {
     case 'NEW': {
       const [players, width, height, seconds, extra] = params.map(integer);
       if (!inRange(players, MIN_PLAYERS, MAX_PLAYERS)) return new BadRequest('bad_parameter', `players: ${MIN_PLAYERS} to ${MAX_PLAYERS}`);
-      if (!inRange(width, MIN_SIDE, MAX_SIDE) || !inRange(height, MIN_SIDE, MAX_SIDE)) {
-        return new BadRequest('bad_parameter', `field: ${MIN_SIDE} to ${MAX_SIDE} points each way`);
+      if (!inRange(width, FIELD_MIN_SIDE, FIELD_MAX_SIDE) || !inRange(height, FIELD_MIN_SIDE, FIELD_MAX_SIDE)) {
+        return new BadRequest('bad_parameter', `field: ${FIELD_MIN_SIDE} to ${FIELD_MAX_SIDE} points each way`);
       }
       if (!inRange(seconds, MIN_SECONDS, MAX_SECONDS)) return new BadRequest('bad_parameter', `time per move: ${MIN_SECONDS} to ${MAX_SECONDS} seconds`);
       if (extra !== 0 && extra !== 1) return new BadRequest('bad_parameter', 'extra move: 0 or 1');
@@ -126,7 +127,7 @@ export function parseRequest(line: string): DotsRequest | BadRequest {
     }
     case 'TRN': {
       const [x, y] = params.map(integer);
-      if (!inRange(x, 0, MAX_SIDE - 1) || !inRange(y, 0, MAX_SIDE - 1)) return new BadRequest('bad_parameter', `x and y: integers from 0 to ${MAX_SIDE - 1}`);
+      if (!inRange(x, 0, FIELD_MAX_SIDE - 1) || !inRange(y, 0, FIELD_MAX_SIDE - 1)) return new BadRequest('bad_parameter', `x and y: integers from 0 to ${FIELD_MAX_SIDE - 1}`);
       return { code: 'TRN', x, y };
     }
     default:

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { ManualClock } from '../../src/dots-server/clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { DotsLobby } from '../../src/dots-server/lobby.js';
 import { DotsConnection, TransportLimits } from '../../src/dots-server/tcp-server.js';
 import { MemoryStore } from './memory-store.js';

@@ -1,4 +1,4 @@
-import { ManualClock } from '../../src/dots-server/clock.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { DotsLobby, Session } from '../../src/dots-server/lobby.js';
 import { BadRequest, parseRequest } from '../../src/dots-server/protocol.js';
 import { MemoryStore } from './memory-store.js';
