@@ -71,9 +71,10 @@ export class AnalysisPool {
 
   /**
    * Reads several games of one file (each `bytes` a game; the same name and media type) in one task,
-   * for storing: no replays come back, nor Header and Body texts that the bytes hold (see their spans). Each game's answer is its reading or its FormatError. Should
-   * the batch as a whole pass the time or memory limit, each game is read again on its own, under
-   * the limits of one analysis, so only the game at fault fails.
+   * for storing: no replays come back, nor Header and Body texts that the bytes hold (see their
+   * spans). Each game's answer is its reading or its FormatError. Should the batch as a whole pass
+   * the time or memory limit, each game is read again on its own, under the limits of one analysis,
+   * so only the game at fault fails.
    */
   async readMany(files: readonly UploadedFile[], format?: string): Promise<(ReadResult | FormatError)[]> {
     if (files.length === 0) return [];

@@ -54,14 +54,14 @@ export class ImportsService {
     await this.find(id);
     response.status(200).setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     const imports = this.imports;
-    async function* lines(): AsyncGenerator<string> {
+    async function* lines(): AsyncGenerator<string[]> {
       let after = -1;
       for (;;) {
         const page = await imports.entriesAfter(id, after, RESULTS_PAGE);
-        for (const entry of page) {
+        yield page.map((entry) => {
           const line: ImportResultDto = { ...entry, gameIds: [...entry.gameIds], problem: entry.problem as ImportResultDto['problem'] };
-          yield `${JSON.stringify(line)}\n`;
-        }
+          return `${JSON.stringify(line)}\n`;
+        });
         if (page.length < RESULTS_PAGE) return;
         after = page[page.length - 1].position;
       }

@@ -136,8 +136,8 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
         point: movePoint(value, id),
         children: [],
         offset: value.start,
+        setup: k === 0 && setup.length > 0 ? setup : undefined,
       };
-      if (k === 0 && setup.length > 0) (move as { setup?: GoSetupPoint[] }).setup = setup;
       target.push(move);
       target = move.children;
     }
@@ -178,7 +178,7 @@ const SETUP_PROPERTIES = [
   ['AW', WHITE],
 ] as const;
 
-const isSetup = (property: SgfProperty): boolean => property.id === 'AE' || property.id === 'AB' || property.id === 'AW';
+const isSetup = (property: SgfProperty): boolean => SETUP_PROPERTIES.some(([id]) => id === property.id);
 
 /** What a node without setup properties sets up (shared: never changed). */
 const NO_SETUP: GoSetupPoint[] = [];

@@ -14,7 +14,7 @@ import { ZipFile } from 'yazl';
 export type ExportItem<T> = { readonly game: T } | { readonly missing: number };
 
 /** Text is handed to the client in chunks of about this many characters. */
-export const FLUSH_CHARS = 64 * 1024;
+const FLUSH_CHARS = 64 * 1024;
 
 /**
  * Sends what a generator yields to the client, as fast as the client takes it: nothing more is
@@ -25,14 +25,19 @@ export async function sendGenerated(chunks: AsyncIterable<Buffer | string>, resp
   await pipeline(Readable.from(chunks, { objectMode: false, highWaterMark: FLUSH_CHARS }), response);
 }
 
-/** Strings gathered into chunks of about FLUSH_CHARS, so a line per game is not a write per game. */
-export async function* gathered(lines: AsyncIterable<string>): AsyncGenerator<string> {
+/**
+ * Lines gathered into chunks of about FLUSH_CHARS, so a line per game is not a write per game. The
+ * lines come a page at a time: a generator step per line would cost more than the line.
+ */
+export async function* gathered(pages: AsyncIterable<Iterable<string>>): AsyncGenerator<string> {
   let pending = '';
-  for await (const line of lines) {
-    pending += line;
-    if (pending.length >= FLUSH_CHARS) {
-      yield pending;
-      pending = '';
+  for await (const lines of pages) {
+    for (const line of lines) {
+      pending += line;
+      if (pending.length >= FLUSH_CHARS) {
+        yield pending;
+        pending = '';
+      }
     }
   }
   if (pending.length > 0) yield pending;

@@ -22,7 +22,7 @@ import { gameFilters, storedFile } from '../games.service.js';
 import { entryName, manifestEntry } from './entry-names.js';
 import { collectionFormat, negotiate } from './export-kinds.js';
 import type { ExportKind } from './export-kinds.js';
-import { FLUSH_CHARS, inOrder, ManifestSpool, sendArchive, sendGenerated, tarWriter, zipWriter } from './export-streams.js';
+import { gathered, inOrder, ManifestSpool, sendArchive, sendGenerated, tarWriter, zipWriter } from './export-streams.js';
 import type { ExportItem } from './export-streams.js';
 import { readJsonBody } from './json-body.js';
 
@@ -164,7 +164,7 @@ export class ExportService {
     const files = () => this.load(slots, (ids) => this.games.filesOf(ids), options.vanished);
     try {
       if (kind.form === 'ndjson') {
-        await sendGenerated(this.lines(this.load(slots, (ids) => this.games.viewsWithJsonTextOf(ids), options.vanished), options.next), response);
+        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.games.viewsWithJsonTextOf(ids), options.vanished), options.next)), response);
       } else if (kind.form === 'collection') {
         await sendGenerated(this.collection(each(files()), collection!), response);
       } else {
@@ -181,21 +181,11 @@ export class ExportService {
   }
 
   /** NDJSON: each game as `GET /games/{id}` answers it, a line each; `{"id", "missing": true}` for an id naming none; `{"next"}` last when `limit` cut the export short. */
-  private async *lines(groups: AsyncIterable<ExportItem<GameViewWithJsonText>[]>, next: string | undefined): AsyncGenerator<string> {
-    // Handed on in chunks of about FLUSH_CHARS: a generator step per game would cost more than
-    // writing its line, and a group's lines at once would hold megabytes for a slow client.
-    let text = '';
-    for await (const items of groups) {
-      for (const item of items) {
-        text += `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
-        if (text.length >= FLUSH_CHARS) {
-          yield text;
-          text = '';
-        }
-      }
-    }
-    if (next !== undefined) text += `${JSON.stringify({ next })}\n`;
-    if (text.length > 0) yield text;
+  private async *lines(groups: AsyncIterable<ExportItem<GameViewWithJsonText>[]>, next: string | undefined): AsyncGenerator<Iterable<string>> {
+    // Each line is written as it is gathered: a group's lines made all at once would double the
+    // strings alive, and the garbage collector's work with them.
+    for await (const items of groups) yield lineByLine(items);
+    if (next !== undefined) yield [`${JSON.stringify({ next })}\n`];
   }
 
   /** A zip or tar of the stored files, then `manifest.ndjson`: a line per entry (or missing id), and `{"next"}` when `limit` cut the export short. */
@@ -277,6 +267,11 @@ export class ExportService {
       }
     }
   }
+}
+
+/** The NDJSON line of each item, made when it is asked for. */
+function* lineByLine(items: readonly ExportItem<GameViewWithJsonText>[]): Generator<string> {
+  for (const item of items) yield `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
 }
 
 /** The items of groups one by one. */
