@@ -13,8 +13,11 @@ import { ZipFile } from 'yazl';
 /** What an export walks: a game, or an id it was asked for that names none. */
 export type ExportItem<T> = { readonly game: T } | { readonly missing: number };
 
-/** Text is handed to the client in chunks of about this many characters. */
-const FLUSH_CHARS = 64 * 1024;
+/** Text is handed to the client in chunks of about this many bytes. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** UTF-8 takes at most this many bytes for one UTF-16 code unit. */
+const MAX_UTF8_PER_UNIT = 3;
 
 /**
  * Sends what a generator yields to the client, as fast as the client takes it: nothing more is
@@ -22,25 +25,31 @@ const FLUSH_CHARS = 64 * 1024;
  * (its `finally` blocks run; no further batch is read).
  */
 export async function sendGenerated(chunks: AsyncIterable<Buffer | string>, response: Writable): Promise<void> {
-  await pipeline(Readable.from(chunks, { objectMode: false, highWaterMark: FLUSH_CHARS }), response);
+  await pipeline(Readable.from(chunks, { objectMode: false, highWaterMark: CHUNK_BYTES }), response);
 }
 
 /**
- * Lines gathered into chunks of about FLUSH_CHARS, so a line per game is not a write per game. The
- * lines come a page at a time: a generator step per line would cost more than the line.
+ * Lines gathered into chunks of about CHUNK_BYTES, so a line per game is not a write per game. The
+ * lines come a page at a time: a generator step per line would cost more than the line. Each line
+ * is encoded into the chunk as it comes: joining the lines into one string first and encoding that
+ * took more than twice as long (the joined string must be flattened before it can be encoded).
  */
-export async function* gathered(pages: AsyncIterable<Iterable<string>>): AsyncGenerator<string> {
-  let pending = '';
+export async function* gathered(pages: AsyncIterable<Iterable<string>>): AsyncGenerator<Buffer> {
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let used = 0;
   for await (const lines of pages) {
     for (const line of lines) {
-      pending += line;
-      if (pending.length >= FLUSH_CHARS) {
-        yield pending;
-        pending = '';
+      const most = line.length * MAX_UTF8_PER_UNIT;
+      if (used + most > chunk.length) {
+        if (used > 0) yield chunk.subarray(0, used);
+        // A chunk handed on belongs to the stream: the next one is new.
+        chunk = Buffer.allocUnsafe(most > CHUNK_BYTES ? Buffer.byteLength(line) : CHUNK_BYTES);
+        used = 0;
       }
+      used += chunk.write(line, used);
     }
   }
-  if (pending.length > 0) yield pending;
+  if (used > 0) yield chunk.subarray(0, used);
 }
 
 /** An entry's content: bytes in memory, or a stream of a known size. */
