@@ -76,6 +76,8 @@ export function toGameDto(view: GameView): GameDto {
  */
 const PROBLEMS_STAND_IN = '\u0000problems';
 const DETAILS_STAND_IN = '\u0000details';
+const PROBLEMS_WRITTEN = JSON.stringify(PROBLEMS_STAND_IN);
+const DETAILS_WRITTEN = JSON.stringify(DETAILS_STAND_IN);
 
 /**
  * A game as JSON, exactly `JSON.stringify(toGameDto(…))`, with problems and details written as the
@@ -85,7 +87,12 @@ export function toGameJson(view: GameViewWithJsonText): string {
   if (view.analysis === null) return JSON.stringify(toGameDto({ ...view, analysis: null }));
   const { problems, details } = view.analysis;
   const analysis = { ...view.analysis, problems: PROBLEMS_STAND_IN as never, details: DETAILS_STAND_IN as never };
-  return JSON.stringify(toGameDto({ ...view, analysis }))
-    .replace(JSON.stringify(PROBLEMS_STAND_IN), () => problems)
-    .replace(JSON.stringify(DETAILS_STAND_IN), () => details);
+  const json = JSON.stringify(toGameDto({ ...view, analysis }));
+  const atProblems = json.indexOf(PROBLEMS_WRITTEN);
+  const atDetails = json.indexOf(DETAILS_WRITTEN);
+  const [first, firstText, firstLength, second, secondText, secondLength] =
+    atProblems < atDetails
+      ? [atProblems, problems, PROBLEMS_WRITTEN.length, atDetails, details, DETAILS_WRITTEN.length]
+      : [atDetails, details, DETAILS_WRITTEN.length, atProblems, problems, PROBLEMS_WRITTEN.length];
+  return json.slice(0, first) + firstText + json.slice(first + firstLength, second) + secondText + json.slice(second + secondLength);
 }
