@@ -31,10 +31,10 @@ export interface ExportedFile extends RawGame {
 export interface ExportKey {
   readonly id: number;
   readonly size: number;
-  /** The day played (`YYYY-MM-DD`), null when the file gives none. */
+  /** The day played (`YYYY-MM-DD`) when the search goes by it ({@link sortsByDay}); null when the file gives none. */
   readonly day: string | null;
-  /** The upload time to the microsecond. */
-  readonly uploadedKey: string;
+  /** The upload time to the microsecond when the search goes by it ({@link walksUploadTime}), else null. */
+  readonly uploadedKey: string | null;
 }
 
 /** Runs one statement: the pool's, or a transaction's. */
@@ -294,19 +294,23 @@ export class GamesRepository {
   /**
    * Where the games matching a search lie, in its order: `limit` games from `offset` on, past the
    * position in `filters.past*` (keyset pagination), each with its size and the keys a cursor needs.
+   * Only the keys the search's order goes by are written: then a search in upload order without
+   * filters on the analysis reads no analysis (PostgreSQL drops the unused left join).
    */
   async exportKeys(filters: GameFilters, limit: number, offset = 0): Promise<ExportKey[]> {
     const { where, params } = whereClause(filters, offset + limit);
     params.push(limit, offset);
+    const day = sortsByDay(filters.sort) ? `to_char(a.date_played, 'YYYY-MM-DD') AS date_played` : 'NULL AS date_played';
+    const uploaded = walksUploadTime(filters) ? UPLOADED_KEY : 'NULL AS uploaded_key';
     const rows = await this.dataSource.query(
-      `SELECT g.id, g.size, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, ${UPLOADED_KEY}
+      `SELECT g.id, g.size, ${day}, ${uploaded}
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY ${orderOf(filters)}
        LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
-    return rows.map((row: { id: string; size: number; date_played: string | null; uploaded_key: string }) => ({
+    return rows.map((row: { id: string; size: number; date_played: string | null; uploaded_key: string | null }) => ({
       id: Number(row.id),
       size: Number(row.size),
       day: row.date_played,

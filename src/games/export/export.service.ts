@@ -285,13 +285,13 @@ function positioned(filters: SearchFilters, past: SearchPosition | undefined) {
 }
 
 function positionOf(key: ExportKey): SearchPosition {
-  return { id: key.id, day: key.day ?? undefined, uploadedAt: key.uploadedKey };
+  return { id: key.id, day: key.day ?? undefined, uploadedAt: key.uploadedKey ?? undefined };
 }
 
 /** Whether a game lies past `last` in the search's order (the keys compare as the SQL orders them). */
 function beyond(key: ExportKey, last: ExportKey, filters: SearchFilters): boolean {
   const ascending = filters.sort === 'uploaded' || filters.sort === 'played';
-  const first = sortsByDay(filters.sort) ? [key.day ?? '', last.day ?? ''] : walksUploadTime(filters) ? [key.uploadedKey, last.uploadedKey] : ['', ''];
+  const first = sortsByDay(filters.sort) ? [key.day ?? '', last.day ?? ''] : walksUploadTime(filters) ? [key.uploadedKey ?? '', last.uploadedKey ?? ''] : ['', ''];
   const order = first[0] !== first[1] ? (first[0] < first[1] ? -1 : 1) : Math.sign(key.id - last.id);
   return ascending ? order > 0 : order < 0;
 }
