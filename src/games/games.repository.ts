@@ -212,12 +212,16 @@ export class GamesRepository {
   async replaceReading(id: GameId, record: ReadResult, mediaType: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const updated: { id: string }[] = await manager.query(
-        `WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS s(${READING_FIELDS})), ${formatRows('src')}
-         UPDATE games SET format_id = (SELECT id FROM format), header = s.header, body = s.body, header_start = s.header_start, header_end = s.header_end,
-                          body_start = s.body_start, body_end = s.body_end, family_id = (SELECT id FROM families WHERE name = s.family),
-                          indexed = s.indexed, status_reason = s.status_reason,
-                          media_type = CASE WHEN s.media_type = (SELECT media_type FROM format) THEN NULL ELSE s.media_type END
-         FROM src s WHERE games.id = $1 RETURNING games.id`,
+        // The UPDATE answers through a SELECT: TypeORM answers an UPDATE's own RETURNING as [rows, count].
+        `WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS s(${READING_FIELDS})), ${formatRows('src')},
+         updated AS (
+           UPDATE games SET format_id = (SELECT id FROM format), header = s.header, body = s.body, header_start = s.header_start, header_end = s.header_end,
+                            body_start = s.body_start, body_end = s.body_end, family_id = (SELECT id FROM families WHERE name = s.family),
+                            indexed = s.indexed, status_reason = s.status_reason,
+                            media_type = CASE WHEN s.media_type = (SELECT media_type FROM format) THEN NULL ELSE s.media_type END
+           FROM src s WHERE games.id = $1 RETURNING games.id
+         )
+         SELECT id FROM updated`,
         [id, JSON.stringify(readingFields(record)), mediaType],
       );
       if (updated.length === 0) return false;

@@ -1,6 +1,8 @@
+import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
 import { post, startArchive, TestArchive } from './archive-harness.js';
 
 /**
@@ -10,6 +12,7 @@ import { post, startArchive, TestArchive } from './archive-harness.js';
  */
 const BARS = readFileSync(new URL('fixtures/demonstration.bars', import.meta.url));
 const PEG = readFileSync(new URL('../fixtures/realdata/peg/v2_head/Trapeze.brd', import.meta.url));
+const GO = readFileSync(new URL('../fixtures/realdata/go/gnugo_regression_games/9x9-2.sgf', import.meta.url));
 const KEY = { Authorization: 'Bearer reindex-key' };
 
 describe('re-indexing stored games', () => {
@@ -94,6 +97,30 @@ describe('re-indexing stored games', () => {
     const refused = await reindex(game.id, {});
     expect(refused.status).toBe(401);
     expect((await reindex(987654321)).status).toBe(404);
+  });
+
+  it('answers 404 for a game deleted while its bytes were being read again, and writes nothing for it', async () => {
+    const game = await upload(GO, 'deleted-meanwhile.sgf');
+    const pool = archive.app.get(AnalysisPool);
+    const read = pool.read.bind(pool);
+    // The game goes while the analysis thread reads it: DELETE /games/{id} from another client.
+    const spy = jest.spyOn(pool, 'read').mockImplementationOnce(async (...args: Parameters<AnalysisPool['read']>) => {
+      const record = await read(...args);
+      expect((await fetch(`${archive.baseUrl}/games/${game.id}`, { method: 'DELETE', headers: KEY })).status).toBe(204);
+      return record;
+    });
+    try {
+      const response = await reindex(game.id);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    } finally {
+      spy.mockRestore();
+    }
+    const left = await db.query(
+      `SELECT (SELECT count(*) FROM game_analyses WHERE game_id = $1)::int AS analyses, (SELECT count(*) FROM game_players WHERE game_id = $1)::int AS players`,
+      [game.id],
+    );
+    expect(left).toEqual([{ analyses: 0, players: 0 }]);
   });
 
   it('re-indexes matching games in batches, following next until it is null', async () => {
