@@ -33,6 +33,8 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private loop: Promise<void> | undefined;
   private again = false;
   private stopping = false;
+  /** The import being worked on, as its last finished file left it (committed). */
+  private live: ImportView | undefined;
 
   constructor(
     private readonly imports: ImportsRepository,
@@ -47,6 +49,15 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await this.loop;
+  }
+
+  /**
+   * The progress of import `id` while it is the one being worked on, as its last finished file left
+   * it: answered without the database, which the file being written may hold for seconds (on the
+   * embedded database, its one connection). Undefined for any other import.
+   */
+  progressOf(id: number): ImportView | undefined {
+    return this.live?.id === id ? this.live : undefined;
   }
 
   /** Makes sure every running import is being worked on (a new one, or those left by a restart). */
@@ -75,6 +86,16 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private async run(job: ImportView): Promise<void> {
+    this.live = job;
+    try {
+      await this.runFiles(job);
+    } finally {
+      // Finished (its state written) or stopped: the database answers for it again.
+      this.live = undefined;
+    }
+  }
+
+  private async runFiles(job: ImportView): Promise<void> {
     if (!(await exists(job.spoolPath))) {
       await this.imports.finish(job.id, 'failed', makeProblem(500, 'internal', `the spooled body of import ${job.id} is gone (${job.spoolPath}); nothing more can be read`));
       return;
@@ -96,11 +117,11 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         ready = undefined;
         if (this.stopping) return;
         if ('record' in planned) {
-          await this.imports.record(job.id, planned.record);
+          await this.record(job.id, planned.record);
           continue;
         }
         const games = await reading!;
-        if ('record' in games) await this.imports.record(job.id, games.record);
+        if ('record' in games) await this.record(job.id, games.record);
         else ready = { entry, checked: planned.checked, games };
       }
       if (ready && !this.stopping) await this.write(job.id, ready);
@@ -130,6 +151,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /** Writes a file whose games are read; its record commits with them (or is written after, when the same file was kept meanwhile). */
   private async write(importId: number, { entry, checked, games }: Ready): Promise<void> {
     let recorded: ImportEntryRecord | undefined;
+    let counted: ImportView | undefined;
     const within: WithinUpload = async (query, uploadId, stored) => {
       const fresh = stored.filter((game) => game.outcome !== 'duplicate').length;
       recorded = {
@@ -140,11 +162,21 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         gamesStored: fresh,
         duplicates: stored.length - fresh,
       };
-      await this.imports.record(importId, recorded, query);
+      counted = await this.imports.record(importId, recorded, query);
     };
-    const written = await this.attempt(importId, entry, () => this.uploads.store(checked, games, within));
-    if ('record' in written) await this.imports.record(importId, written.record);
-    else if (!(written.created && recorded)) await this.imports.record(importId, keptRecord(entry, written.upload));
+    const written = await this.attempt(importId, entry, () => {
+      // What a failed try left is not what was written.
+      recorded = counted = undefined;
+      return this.uploads.store(checked, games, within);
+    });
+    if ('record' in written) await this.record(importId, written.record);
+    else if (!(written.created && recorded)) await this.record(importId, keptRecord(entry, written.upload));
+    else if (counted) this.live = counted;
+  }
+
+  /** Writes a file's record in a transaction of its own; the import's progress is then what it answers. */
+  private async record(importId: number, record: ImportEntryRecord): Promise<void> {
+    this.live = (await this.imports.record(importId, record)) ?? this.live;
   }
 
   /**

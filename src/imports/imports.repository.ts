@@ -103,25 +103,29 @@ export class ImportsRepository {
 
   /**
    * Writes an entry and adds it to the import's counters, on `query` (inside the transaction that
-   * stores the file's games) or in a transaction of its own. An entry written before (a resumed
-   * import) changes nothing.
+   * stores the file's games) or in a transaction of its own; answers the import as it is then. An
+   * entry written before (a resumed import) changes nothing, and answers undefined.
    */
-  async record(importId: number, entry: ImportEntryRecord, query?: Query): Promise<void> {
-    const write = async (run: Query) => {
+  async record(importId: number, entry: ImportEntryRecord, query?: Query): Promise<ImportView | undefined> {
+    const write = async (run: Query): Promise<ImportView | undefined> => {
       const inserted = (await run(
         `INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
          VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::jsonb) ON CONFLICT (import_id, position) DO NOTHING RETURNING position`,
         [importId, entry.position, entry.path, entry.outcome, entry.uploadId, entry.gameIds, entry.problem === null ? null : JSON.stringify(entry.problem)],
       )) as unknown[];
-      if (inserted.length === 0) return;
-      await run(
-        `UPDATE imports SET files_done = files_done + 1, games_stored = games_stored + $2, duplicates = duplicates + $3,
-           refused = refused + $4, updated_at = now() WHERE id = $1`,
+      if (inserted.length === 0) return undefined;
+      const rows = (await run(
+        // Wrapped in a SELECT: TypeORM answers an UPDATE's own RETURNING as [rows, count].
+        `WITH counted AS (
+           UPDATE imports SET files_done = files_done + 1, games_stored = games_stored + $2, duplicates = duplicates + $3,
+             refused = refused + $4, updated_at = now() WHERE id = $1 RETURNING ${IMPORT_COLUMNS}
+         ) SELECT * FROM counted`,
         [importId, entry.gamesStored, entry.duplicates, entry.outcome === 'refused' ? 1 : 0],
-      );
+      )) as ImportRow[];
+      return toView(rows[0]);
     };
-    if (query) await write(query);
-    else await this.dataSource.transaction((manager) => write((sql, params) => manager.query(sql, params)));
+    if (query) return write(query);
+    return this.dataSource.transaction((manager) => write((sql, params) => manager.query(sql, params)));
   }
 
   async finish(importId: number, state: Exclude<ImportState, 'running'>, problem: ProblemDetails | null = null): Promise<void> {

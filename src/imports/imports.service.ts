@@ -46,7 +46,7 @@ export class ImportsService {
   }
 
   async get(id: GameId): Promise<ImportDto> {
-    return toImportDto(await this.find(id));
+    return toImportDto(this.runner.progressOf(Number(id)) ?? (await this.find(id)));
   }
 
   /** Every finished entry as a line of NDJSON, read a page at a time after the last one sent. */

@@ -251,6 +251,35 @@ describe('bulk imports', () => {
     expect(await finished(archive, whole.id)).toMatchObject({ state: 'done', filesDone: 1, gamesStored: 0, duplicates: whites(ABATSIEV) });
   });
 
+  it('tells the progress of the import in hand at once, while another transaction holds the database', async () => {
+    const COUNT = 200;
+    const body = await tarOf(Array.from({ length: COUNT }, (_, i) => ({ name: `held/${i}.sgf`, bytes: Buffer.from(`(;GM[1]FF[4]SZ[9]PB[Held ${i}]PW[Waiting]RE[B+R];B[ee])`) })));
+    const { id } = await started(archive, body);
+    let seen: Record<string, unknown>;
+    do {
+      seen = await progress(archive, id);
+    } while ((seen.filesDone as number) < 1);
+    // On the embedded database this takes its one connection: the import's next file, and any
+    // request that needs the database, wait until it is given back (and fail after 5 s).
+    const held = archive.app.get<DataSource>(getDataSourceToken()).createQueryRunner();
+    await held.connect();
+    await held.startTransaction();
+    let during: Record<string, unknown>;
+    try {
+      const answer = await fetch(`${archive.baseUrl}/imports/${id}`, { signal: AbortSignal.timeout(3_000) });
+      expect(answer.status).toBe(200);
+      during = await answer.json();
+    } finally {
+      await held.rollbackTransaction();
+      await held.release();
+    }
+    expect(during).toMatchObject({ id, filesTotal: COUNT });
+    expect(during.filesDone as number).toBeGreaterThanOrEqual(seen.filesDone as number);
+    const done = await finished(archive, id);
+    expect(done).toMatchObject({ state: 'done', filesDone: COUNT, gamesStored: COUNT, duplicates: 0, refused: 0 });
+    expect((await results(archive, id)).map((line) => line.outcome)).toEqual(Array(COUNT).fill('indexed'));
+  });
+
   it('answers unknown imports, bad ids and oversized or empty bodies as problems', async () => {
     const missing = await fetch(`${archive.baseUrl}/imports/999999`);
     expect(missing.status).toBe(404);
