@@ -189,10 +189,10 @@ function scan(bytes: Uint8Array, charset: SgfCharset, decoder: ValueDecoder, lim
         if (frame.childTrees > 0) fail('a node after a variation: a tree\'s nodes must all come before its variations', i);
         if (++nodes > limits.maxPlies + 1) throw pliesExceeded(limits, locateByte(bytes, decoder, i));
         if (build) {
-          node = { properties: [], children: [], start: i, end: i + 1 };
+          node = { properties: NONE, children: NONE, start: i, end: i + 1 };
           const above = frame.tail ?? frame.parent;
           if (above === null) root = node;
-          else above.children.push(node);
+          else (above as Building).children = withItem(above.children, node);
           frame.tail = node;
         } else {
           frame.tail = frame.tail ?? PLACEHOLDER;
@@ -215,7 +215,7 @@ function scan(bytes: Uint8Array, charset: SgfCharset, decoder: ValueDecoder, lim
         const property = readProperty(bytes, i, charset, decoder, build, fail);
         i = property.next;
         if (build && node !== null) {
-          (node.properties as SgfProperty[]).push(property.property!);
+          (node as Building).properties = withItem(node.properties, property.property!);
           node.end = i;
         }
       } else {
@@ -231,6 +231,22 @@ function scan(bytes: Uint8Array, charset: SgfCharset, decoder: ValueDecoder, lim
 
 /** Stands in for nodes when only the trees' ranges are wanted. */
 const PLACEHOLDER: SgfNode = { properties: [], children: [], start: -1, end: -1 };
+
+/**
+ * The lists of a node (its properties, its children) and of a property (its values) while they are
+ * read: none shared by all (frozen), one item in an array of its own size, more pushed. Most hold one
+ * item: an array grown by `push` from empty would take room for 17.
+ */
+const NONE: never[] = Object.freeze([]) as never[];
+
+function withItem<T>(list: readonly T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  (list as T[]).push(item);
+  return list as T[];
+}
+
+/** A node while its tree is read (its lists are replaced as they grow). */
+type Building = { -readonly [K in keyof SgfNode]: SgfNode[K] };
 
 function describeByte(b: number): string {
   return b >= 0x21 && b < 0x7f ? `"${String.fromCharCode(b)}"` : `byte 0x${b.toString(16).padStart(2, '0')}`;
@@ -257,7 +273,7 @@ function readProperty(
   // Identifiers are a letter or two, almost always upper-case: then they are written as read.
   const written = lowerCase ? asciiText(bytes, start, i) : id;
   if (id === '') fail(`property "${written}" has no upper-case letter in its identifier`, start);
-  const values: SgfValue[] = [];
+  let values: SgfValue[] = NONE;
   for (;;) {
     let j = i;
     while (j < n && isSpace(bytes[j])) j++;
@@ -280,7 +296,7 @@ function readProperty(
       // Only a byte from 0x80 up can lead a double-byte character.
       j += bytes[j] < 0x80 ? 1 : characterWidth(charset, bytes, j);
     }
-    if (build) values.push(valueOf(decoder.decode(bytes, valueStart, j, ascii), escaped, valueStart, j));
+    if (build) values = withItem(values, valueOf(decoder.decode(bytes, valueStart, j, ascii), escaped, valueStart, j));
     i = j + 1;
   }
   if (i === start + written.length) fail(`property ${written} has no value ("[…]")`, i);
