@@ -29,6 +29,9 @@ export interface GoGameReplay<N extends GoMoveNode> {
   readonly area: AreaScore;
 }
 
+/** What a move that takes nothing captured (frozen: shared by every such move). */
+const NO_POINTS: readonly GoPoint[] = Object.freeze([]);
+
 /** Replays every line of a Go game tree with the rules engine, from `initial` (empty board when absent). */
 export function replayGoGame<N extends GoMoveNode>(size: number, roots: readonly N[], initial?: GoPosition): GoGameReplay<N> {
   const moves: ReplayedGoMove<N>[] = [];
@@ -38,9 +41,10 @@ export function replayGoGame<N extends GoMoveNode>(size: number, roots: readonly
     roots,
     ({ node, ply, line, outcome }) => {
       lines = Math.max(lines, line + 1);
-      const captured = outcome.legal
-        ? outcome.captured.map((index) => ({ x: index % size, y: Math.floor(index / size) })).sort((a, b) => a.y - b.y || a.x - b.x)
-        : [];
+      const captured =
+        outcome.legal && outcome.captured.length > 0
+          ? outcome.captured.map((index) => ({ x: index % size, y: Math.floor(index / size) })).sort((a, b) => a.y - b.y || a.x - b.x)
+          : NO_POINTS;
       moves.push({ node: node as N, ply, line, illegal: outcome.legal ? null : outcome.reason, captured });
     },
     initial,

@@ -109,39 +109,50 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
   }
   const roots: SgfGoMove[] = [];
   let moves = 0;
-  // Depth-first, iteratively: where a node's moves hang, and setup still waiting for a move.
-  const pending: { node: SgfNode; into: SgfGoMove[]; setup: GoSetupPoint[] }[] = [];
-  const pushChildren = (node: SgfNode, into: SgfGoMove[], setup: GoSetupPoint[]) => {
-    for (let i = node.children.length - 1; i >= 0; i--) pending.push({ node: node.children[i], into, setup });
+  const attach = (parent: BuildingMove | null, move: SgfGoMove): void => {
+    if (parent === null) roots.push(move);
+    else if (parent.children.length === 0) parent.children = [move];
+    else parent.children.push(move);
   };
-  const rootMoves = moveValues(tree.root);
-  if (rootMoves.length > 0) pending.push({ node: tree.root, into: roots, setup: [] });
-  else pushChildren(tree.root, roots, []);
+  // Depth-first, iteratively: the move a node's moves hang from (null: the first moves), and setup
+  // still waiting for a move. A node with one child goes straight on to it; only where a node has
+  // several does each wait its turn here.
+  const pending: { node: SgfNode; parent: BuildingMove | null; setup: readonly GoSetupPoint[] }[] = [];
+  const pushChildren = (node: SgfNode, parent: BuildingMove | null, setup: readonly GoSetupPoint[]) => {
+    for (let i = node.children.length - 1; i >= 0; i--) pending.push({ node: node.children[i], parent, setup });
+  };
+  if (hasMove(tree.root)) pending.push({ node: tree.root, parent: null, setup: NO_SETUP });
+  else pushChildren(tree.root, null, NO_SETUP);
   while (pending.length > 0) {
-    const { node, into, setup: carried } = pending.pop()!;
-    const own = node === tree.root ? [] : setupPoints(node);
-    const setup = carried.length > 0 || own.length > 0 ? [...carried, ...own] : carried;
-    const values = moveValues(node);
-    if (values.length === 0) {
-      pushChildren(node, into, setup);
-      continue;
+    let { node, parent, setup: carried } = pending.pop()!;
+    for (;;) {
+      const own = node === tree.root ? NO_SETUP : setupPoints(node);
+      let setup = carried.length > 0 || own.length > 0 ? [...carried, ...own] : carried;
+      // A node's moves (`B`, `W`; each property's first value) in the order written, each after the one before.
+      for (const property of node.properties) {
+        const id = property.id;
+        if ((id !== 'B' && id !== 'W') || property.values.length === 0) continue;
+        const value = property.values[0];
+        if (++moves > limits.maxPlies) throw pliesExceeded(limits, collection.locate(value.start));
+        const move: BuildingMove = {
+          color: id === 'B' ? 'black' : 'white',
+          stone: id === 'B' ? BLACK : WHITE,
+          point: movePoint(value, id),
+          children: NO_MOVES,
+          offset: value.start,
+          setup: setup.length > 0 ? (setup as GoSetupPoint[]) : undefined,
+        };
+        attach(parent, move);
+        parent = move;
+        setup = NO_SETUP;
+      }
+      if (node.children.length !== 1) {
+        pushChildren(node, parent, setup);
+        break;
+      }
+      node = node.children[0];
+      carried = setup;
     }
-    let target = into;
-    for (let k = 0; k < values.length; k++) {
-      const { id, value } = values[k];
-      if (++moves > limits.maxPlies) throw pliesExceeded(limits, collection.locate(value.start));
-      const move: SgfGoMove = {
-        color: id === 'B' ? 'black' : 'white',
-        stone: id === 'B' ? BLACK : WHITE,
-        point: movePoint(value, id),
-        children: [],
-        offset: value.start,
-        setup: k === 0 && setup.length > 0 ? setup : undefined,
-      };
-      target.push(move);
-      target = move.children;
-    }
-    pushChildren(node, target, []);
   }
 
   const root = tree.root;
@@ -183,11 +194,13 @@ const isSetup = (property: SgfProperty): boolean => SETUP_PROPERTIES.some(([id])
 /** What a node without setup properties sets up (shared: never changed). */
 const NO_SETUP: GoSetupPoint[] = [];
 
-/** The node's `B` and `W` values in the order written (each property's first value). */
-function moveValues(node: SgfNode): { id: 'B' | 'W'; value: SgfValue }[] {
-  const out: { id: 'B' | 'W'; value: SgfValue }[] = [];
-  for (const property of node.properties) {
-    if ((property.id === 'B' || property.id === 'W') && property.values.length > 0) out.push({ id: property.id, value: property.values[0] });
-  }
-  return out;
+/** Whether the node holds a move (a `B` or `W` with a value). */
+function hasMove(node: SgfNode): boolean {
+  return node.properties.some((property) => (property.id === 'B' || property.id === 'W') && property.values.length > 0);
 }
+
+/** The children of a move without any yet (shared, frozen: a first child gets an array of its own). */
+const NO_MOVES: SgfGoMove[] = Object.freeze([]) as never[];
+
+/** A move while the tree is built (its children are replaced as they come). */
+type BuildingMove = { -readonly [K in keyof SgfGoMove]: SgfGoMove[K] };

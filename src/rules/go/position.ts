@@ -21,6 +21,12 @@ function nextEpoch(): number {
 
 const NO_PLY = 0;
 
+/** The captures of a move that takes no stone (frozen: shared by every such move). */
+const NOTHING_TAKEN: number[] = Object.freeze([]) as never[];
+
+/** The outcome of a legal move that takes no stone (frozen: shared by every such move). */
+const TOOK_NOTHING: MoveOutcome = Object.freeze({ legal: true, captured: NOTHING_TAKEN });
+
 /**
  * A Go position that moves are played on: stones, prisoners, and what simple ko needs to know of
  * the previous ply. Mutable on purpose (replaying a game allocates nothing per point); use
@@ -90,13 +96,15 @@ export class GoPosition {
     cells[point] = stone;
 
     const enemy = opponent(stone);
-    const captured: number[] = [];
+    // Most moves take nothing: they share one empty list (never changed), the others get their own.
+    let captured: number[] = NOTHING_TAKEN;
     const base = point * 4;
     for (let k = 0; k < 4; k++) {
       const next = this.neighbours[base + k];
       // A neighbour already taken by an earlier direction of this move is empty by now.
       if (next < 0 || cells[next] !== enemy) continue;
       const length = this.deadGroupLength(next, enemy);
+      if (length > 0 && captured === NOTHING_TAKEN) captured = [];
       for (let i = 0; i < length; i++) {
         cells[group[i]] = EMPTY;
         captured.push(group[i]);
@@ -125,7 +133,7 @@ export class GoPosition {
     this.lastStone = stone;
     this.lastPoint = point;
     this.lastSingleCapture = captured.length === 1 ? captured[0] : -1;
-    return { legal: true, captured };
+    return captured === NOTHING_TAKEN ? TOOK_NOTHING : { legal: true, captured };
   }
 
   /**

@@ -42,6 +42,7 @@ export function replayTree(size: number, roots: readonly GoMoveNode[], visit: (m
   const start = initial?.clone() ?? new GoPosition(size);
   let mainEnd = start;
   let lines = 0;
+  // Where a variation starts, waiting its turn; a line itself is followed in the loop below.
   const pending: { node: GoMoveNode; position: GoPosition; ply: number; line: number }[] = [];
   const branch = (children: readonly GoMoveNode[], position: GoPosition, ply: number, line: number): void => {
     // Alternatives first onto the stack so the continuation of the current line is taken next.
@@ -52,18 +53,28 @@ export function replayTree(size: number, roots: readonly GoMoveNode[], visit: (m
   while (pending.length > 0) {
     const task = pending.pop()!;
     const line = task.line >= 0 ? task.line : ++lines;
-    const { node, position, ply } = task;
-    for (const point of node.setup ?? []) position.setStone(point.x, point.y, point.cell);
-    let outcome: MoveOutcome;
-    if (node.point === null || node.stone === null) {
-      position.pass();
-      outcome = PASSED;
-    } else {
-      outcome = position.play(node.stone, node.point.x, node.point.y);
+    const position = task.position;
+    let node = task.node;
+    let ply = task.ply;
+    for (;;) {
+      if (node.setup) for (const point of node.setup) position.setStone(point.x, point.y, point.cell);
+      let outcome: MoveOutcome;
+      if (node.point === null || node.stone === null) {
+        position.pass();
+        outcome = PASSED;
+      } else {
+        outcome = position.play(node.stone, node.point.x, node.point.y);
+      }
+      visit({ node, ply, line, outcome, position });
+      if (line === 0) mainEnd = position;
+      // One way on: the line goes on here, as the stack would take it next anyway.
+      if (node.children.length !== 1) {
+        branch(node.children, position, ply + 1, line);
+        break;
+      }
+      node = node.children[0];
+      ply++;
     }
-    visit({ node, ply, line, outcome, position });
-    if (line === 0) mainEnd = position;
-    branch(node.children, position, ply + 1, line);
   }
   return mainEnd;
 }
