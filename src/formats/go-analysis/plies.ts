@@ -38,14 +38,16 @@ export function sgfLetters(point: GoPoint): string {
 }
 
 /**
- * The replay rows of a Go main line and the capture tally: `move` and `captured` in the format's
- * notation (`pass` for a pass), `score` the stones captured so far per seat, and `details` with
- * colour, the raw x and y, the move in the usual coordinates (`point`: `Q16`) and in SGF's letters
- * (`sgf`: `pd`), the removed stones as x/y and `illegal`, plus what `extra` adds for the format.
+ * The replay rows of a Go main line and the capture tally, each move of `line` as `input` reads it
+ * (called as the move is taken, so what it makes lives no longer): `move` and `captured` in the
+ * format's notation (`pass` for a pass), `score` the stones captured so far per seat, and `details`
+ * with colour, the raw x and y, the move in the usual coordinates (`point`: `Q16`) and in SGF's
+ * letters (`sgf`: `pd`), the removed stones as x/y and `illegal`, plus what `extra` adds for the format.
  * `withPlies` false: the tally alone (a reading that is only stored).
  */
-export function goReplayPlies<M extends GoPlyInput>(
-  moves: readonly M[],
+export function goReplayPlies<S, M extends GoPlyInput>(
+  line: readonly S[],
+  input: (move: S) => M,
   board: { readonly seats: number; readonly height: number },
   notation: (point: GoPoint) => string,
   extra?: (move: M) => Record<string, JsonValue> | undefined,
@@ -54,10 +56,14 @@ export function goReplayPlies<M extends GoPlyInput>(
   const seats = board.seats;
   const captures = Array.from({ length: seats }, () => 0);
   if (!withPlies) {
-    for (const m of moves) captures[m.seat] += m.captured.length;
+    for (const move of line) {
+      const m = input(move);
+      captures[m.seat] += m.captured.length;
+    }
     return { plies: [], captures };
   }
-  const plies = moves.map((m): ReplayPly => {
+  const plies = line.map((move): ReplayPly => {
+    const m = input(move);
     captures[m.seat] += m.captured.length;
     const details: Record<string, JsonValue> = {
       color: m.color,

@@ -76,7 +76,8 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay, withReplay
   });
 
   const { plies, captures } = goReplayPlies(
-    replay.mainLine.map((m) => ({ ply: m.ply, seat: m.move.seat, color: m.move.color, point: m.move.point, captured: m.removes, illegal: m.illegal, m })),
+    replay.mainLine,
+    (m) => ({ ply: m.ply, seat: m.move.seat, color: m.move.color, point: m.move.point, captured: m.removes, illegal: m.illegal, m }),
     { seats: game.players.length, height: game.boardSize },
     // GoFans writes points as attributes only: the replay names them as players do (`B9`, `Q16`).
     (point) => goCoordinate(point, game.boardSize) ?? formatPoint(point),

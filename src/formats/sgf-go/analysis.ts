@@ -39,7 +39,8 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
   const basis = outcomeBasis(game.result);
   const outcomes = outcomesForResult(COLORS, basis);
   const { plies, captures } = goReplayPlies(
-    replay.mainLine.map((m) => ({ ply: m.ply, seat: seatOf(m.node), color: m.node.color, point: m.node.point, captured: m.captured, illegal: m.illegal, node: m.node })),
+    replay.mainLine,
+    (m) => ({ ply: m.ply, seat: seatOf(m.node), color: m.node.color, point: m.node.point, captured: m.captured, illegal: m.illegal, node: m.node }),
     { seats: 2, height: game.height },
     sgfLetters,
     ({ node }) => (node.setup ? { setup: node.setup.map((p) => ({ ...setupPoint(p) })) } : undefined),
