@@ -213,9 +213,9 @@ function scan(bytes: Uint8Array, charset: SgfCharset, decoder: ValueDecoder, lim
       } else if (isLetter(b)) {
         if (frame.childTrees > 0) fail('a property after a variation: it belongs to no node', i);
         const property = readProperty(bytes, i, charset, decoder, build, fail);
-        i = property.next;
+        i = propertyEnd;
         if (build && node !== null) {
-          (node as Building).properties = withItem(node.properties, property.property!);
+          (node as Building).properties = withItem(node.properties, property!);
           node.end = i;
         }
       } else {
@@ -252,7 +252,13 @@ function describeByte(b: number): string {
   return b >= 0x21 && b < 0x7f ? `"${String.fromCharCode(b)}"` : `byte 0x${b.toString(16).padStart(2, '0')}`;
 }
 
-/** Reads `Identifier [value][value]…` starting at a letter. */
+/**
+ * Where the last property {@link readProperty} read ends (just past its last `]`). Reading is
+ * synchronous, one property at a time: this spares an answer object per property.
+ */
+let propertyEnd = 0;
+
+/** Reads `Identifier [value][value]…` starting at a letter (null unless `build`); sets {@link propertyEnd}. */
 function readProperty(
   bytes: Uint8Array,
   start: number,
@@ -260,7 +266,7 @@ function readProperty(
   decoder: ValueDecoder,
   build: boolean,
   fail: (message: string, offset: number) => never,
-): { property: SgfProperty | null; next: number } {
+): SgfProperty | null {
   const n = bytes.length;
   let i = start;
   let id = '';
@@ -300,7 +306,8 @@ function readProperty(
     i = j + 1;
   }
   if (i === start + written.length) fail(`property ${written} has no value ("[…]")`, i);
-  return { property: build ? { id, written, values, start } : null, next: i };
+  propertyEnd = i;
+  return build ? { id, written, values, start } : null;
 }
 
 /** Resolves escapes and soft line breaks, and finds the first unescaped colon. */
