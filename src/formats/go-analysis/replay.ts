@@ -1,4 +1,5 @@
 import { AreaScore, GoMoveNode, GoPosition, IllegalReason, areaScore, replayTree } from '../../rules/go/index.js';
+import { NO_ITEMS } from '../lists.js';
 
 /** A point of the board: 0-based column and row from the top left. */
 export interface GoPoint {
@@ -29,9 +30,6 @@ export interface GoGameReplay<N extends GoMoveNode> {
   readonly area: AreaScore;
 }
 
-/** What a move that takes nothing captured (frozen: shared by every such move). */
-const NO_POINTS: readonly GoPoint[] = Object.freeze([]);
-
 /** Replays every line of a Go game tree with the rules engine, from `initial` (empty board when absent). */
 export function replayGoGame<N extends GoMoveNode>(size: number, roots: readonly N[], initial?: GoPosition): GoGameReplay<N> {
   const moves: ReplayedGoMove<N>[] = [];
@@ -44,7 +42,7 @@ export function replayGoGame<N extends GoMoveNode>(size: number, roots: readonly
       const captured =
         outcome.legal && outcome.captured.length > 0
           ? outcome.captured.map((index) => ({ x: index % size, y: Math.floor(index / size) })).sort((a, b) => a.y - b.y || a.x - b.x)
-          : NO_POINTS;
+          : NO_ITEMS;
       moves.push({ node: node as N, ply, line, illegal: outcome.legal ? null : outcome.reason, captured });
     },
     initial,

@@ -2,6 +2,7 @@ import { BLACK, Cell, EMPTY, GoMoveNode, GoPosition, GoSetupPoint, MAX_BOARD_SIZ
 import { FormatError } from '../errors.js';
 import { GoResult, GoPoint, parseGoResult } from '../go-analysis/index.js';
 import { ReadLimits, checkBoard, pliesExceeded } from '../limits.js';
+import { NO_ITEMS, withItem } from '../lists.js';
 import { SgfCollection, SgfGameTree, SgfNode, SgfProperty, SgfValue, composeParts, firstText, letterIndex, propertyValues, simpleText } from '../sgf/index.js';
 import { Komi, firstDate, parseKomi } from './properties.js';
 
@@ -111,8 +112,7 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
   let moves = 0;
   const attach = (parent: BuildingMove | null, move: SgfGoMove): void => {
     if (parent === null) roots.push(move);
-    else if (parent.children.length === 0) parent.children = [move];
-    else parent.children.push(move);
+    else parent.children = withItem(parent.children, move);
   };
   // Depth-first, iteratively: the move a node's moves hang from (null: the first moves), and setup
   // still waiting for a move. A node with one child goes straight on to it; only where a node has
@@ -138,7 +138,7 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
           color: id === 'B' ? 'black' : 'white',
           stone: id === 'B' ? BLACK : WHITE,
           point: movePoint(value, id),
-          children: NO_MOVES,
+          children: NO_ITEMS,
           offset: value.start,
           setup: setup.length > 0 ? (setup as GoSetupPoint[]) : undefined,
         };
@@ -199,8 +199,5 @@ function hasMove(node: SgfNode): boolean {
   return node.properties.some((property) => (property.id === 'B' || property.id === 'W') && property.values.length > 0);
 }
 
-/** The children of a move without any yet (shared, frozen: a first child gets an array of its own). */
-const NO_MOVES: SgfGoMove[] = Object.freeze([]) as never[];
-
-/** A move while the tree is built (its children are replaced as they come). */
+/** A move while the tree is built (its children, begun as NO_ITEMS, are replaced as they come: see withItem). */
 type BuildingMove = { -readonly [K in keyof SgfGoMove]: SgfGoMove[K] };

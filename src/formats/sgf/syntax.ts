@@ -1,5 +1,6 @@
 import { FormatError, SourceLocation } from '../errors.js';
 import { ReadLimits, pliesExceeded, variationDepthExceeded } from '../limits.js';
+import { NO_ITEMS, withItem } from '../lists.js';
 import { locate } from '../text.js';
 import { SgfCharset, ValueDecoder, asciiText, characterWidth, resolveCharset } from './charset.js';
 
@@ -189,7 +190,7 @@ function scan(bytes: Uint8Array, charset: SgfCharset, decoder: ValueDecoder, lim
         if (frame.childTrees > 0) fail('a node after a variation: a tree\'s nodes must all come before its variations', i);
         if (++nodes > limits.maxPlies + 1) throw pliesExceeded(limits, locateByte(bytes, decoder, i));
         if (build) {
-          node = { properties: NONE, children: NONE, start: i, end: i + 1 };
+          node = { properties: NO_ITEMS, children: NO_ITEMS, start: i, end: i + 1 };
           const above = frame.tail ?? frame.parent;
           if (above === null) root = node;
           else (above as Building).children = withItem(above.children, node);
@@ -232,20 +233,7 @@ function scan(bytes: Uint8Array, charset: SgfCharset, decoder: ValueDecoder, lim
 /** Stands in for nodes when only the trees' ranges are wanted. */
 const PLACEHOLDER: SgfNode = { properties: [], children: [], start: -1, end: -1 };
 
-/**
- * The lists of a node (its properties, its children) and of a property (its values) while they are
- * read: none shared by all (frozen), one item in an array of its own size, more pushed. Most hold one
- * item: an array grown by `push` from empty would take room for 17.
- */
-const NONE: never[] = Object.freeze([]) as never[];
-
-function withItem<T>(list: readonly T[], item: T): T[] {
-  if (list.length === 0) return [item];
-  (list as T[]).push(item);
-  return list as T[];
-}
-
-/** A node while its tree is read (its lists are replaced as they grow). */
+/** A node while its tree is read (its lists, begun as NO_ITEMS, are replaced as they grow: see withItem). */
 type Building = { -readonly [K in keyof SgfNode]: SgfNode[K] };
 
 function describeByte(b: number): string {
@@ -279,7 +267,7 @@ function readProperty(
   // Identifiers are a letter or two, almost always upper-case: then they are written as read.
   const written = lowerCase ? asciiText(bytes, start, i) : id;
   if (id === '') fail(`property "${written}" has no upper-case letter in its identifier`, start);
-  let values: SgfValue[] = NONE;
+  let values: SgfValue[] = NO_ITEMS;
   for (;;) {
     let j = i;
     while (j < n && isSpace(bytes[j])) j++;
