@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ProblemException } from '../common/problem-codes.js';
+import { workerFile } from '../common/worker-file.js';
 import { FormatError } from '../formats/errors.js';
 import type { FileGames, ReadResult } from '../formats/format-reader.js';
 import type { ReadLimits } from '../formats/limits.js';
@@ -50,7 +49,7 @@ export class AnalysisPool {
 
   constructor(private readonly options: AnalysisPoolOptions) {
     this.piscina = new Piscina({
-      filename: pathToFileURL(workerFile()).href,
+      filename: pathToFileURL(workerFile(import.meta.url, 'analysis.worker.js')).href,
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: IDLE_THREAD_MS,
@@ -213,22 +212,6 @@ function asFailure(error: unknown): FormatError {
 
 function asFormatError(data: FormatErrorData): FormatError {
   return new FormatError(data.message, data.issues, data.status, data.code);
-}
-
-/**
- * The compiled worker beside this file. Tests run this module from its TypeScript source, where the
- * worker (a thread loads plain JavaScript) is taken from the build in `dist/`, which `npm test`
- * makes first.
- */
-function workerFile(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const beside = join(here, 'analysis.worker.js');
-  if (existsSync(beside)) return beside;
-  let root = here;
-  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
-  const built = join(root, 'dist', relative(root, here), 'analysis.worker.js');
-  if (!existsSync(built)) throw new Error(`the analysis worker ${built} is missing: run npm run build first`);
-  return built;
 }
 
 /** A file written on a thread: its content arrives as a Uint8Array, and leaves as a Buffer. */

@@ -25,8 +25,8 @@ function BooleanSetting(fallback: boolean): PropertyDecorator {
 }
 
 /**
- * Analysis threads by default. With the embedded database one core is left to the event loop, on
- * whose thread the database runs; with a PostgreSQL server (DATABASE_URL) the event loop only passes
+ * Analysis threads by default. With the embedded database one core is left to the database's own
+ * thread and the event loop; with a PostgreSQL server (DATABASE_URL) the event loop only passes
  * requests and rows along, and every core reads games.
  */
 const ANALYSIS_THREADS_DEFAULT = Math.max(1, availableParallelism() - 1);

@@ -4,15 +4,17 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { DurableNodeFS } from './durable-node-fs.js';
+import { workerFile } from '../common/worker-file.js';
+import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
 
 /**
  * PostgreSQL in the process (PGlite), served on a Unix socket so the ordinary `pg` driver and TypeORM
  * talk to it exactly as to a real server. PGlite runs one query at a time; the socket server
- * multiplexes connections and keeps a transaction's statements together.
+ * multiplexes connections and keeps a transaction's statements together. Both run on a thread of
+ * their own (embedded-postgres.worker.ts): a statement never holds the event loop, and the database
+ * works while the event loop writes answers, as a server would on its own core.
  *
  * The socket has no password (PGlite has no authentication), so it is made reachable by this
  * process's user only: it lives in a directory of mode 0700 (`DATA_DIR/socket`, or a fresh temporary
@@ -20,15 +22,32 @@ import { DurableNodeFS } from './durable-node-fs.js';
  * No TCP port is opened.
  */
 export class EmbeddedPostgres {
+  private readonly pending = new Map<number, { resolve: (value: number | null) => void; reject: (error: Error) => void }>();
+  private nextRequest = 1;
+  /** Why the thread is gone, once it is. */
+  private ended: Error | undefined;
+
   private constructor(
-    private readonly db: PGlite,
-    private readonly server: PGLiteSocketServer,
+    private readonly thread: Worker,
     /** The directory holding the socket, as `pg` wants it in `host`. */
     readonly socketDirectory: string,
     private readonly temporaryDirectory: boolean,
-    /** The filesystem whose fsyncs reach the disk (undefined in memory). */
-    readonly fs: DurableNodeFS | undefined,
-  ) {}
+  ) {
+    thread.on('message', (reply: EmbeddedReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if ('error' in reply) waiting.reject(new Error(reply.error));
+      else waiting.resolve(reply.value);
+    });
+    const end = (error: Error) => {
+      this.ended ??= error;
+      for (const waiting of this.pending.values()) waiting.reject(this.ended);
+      this.pending.clear();
+    };
+    thread.on('error', end);
+    thread.on('exit', (code) => end(new Error(`the embedded database's thread has ended (exit code ${code})`)));
+  }
 
   /** One connection: PGlite executes serially anyway, and one client keeps protocol exchanges unmixed. */
   static readonly MAX_CONNECTIONS = 1;
@@ -63,20 +82,19 @@ export class EmbeddedPostgres {
     const usePreferred = preferred !== undefined && fitsSocketPath(preferred);
     const socketDirectory = usePreferred ? ownerOnlyDirectory(preferred) : temporarySocketDirectory();
     const socketPath = join(socketDirectory, `.s.PGSQL.${EmbeddedPostgres.SOCKET_PORT}`);
-
-    const fs = location ? new DurableNodeFS(location) : undefined;
     const startParams = [...PGlite.defaultStartParams, ...Object.entries(EmbeddedPostgres.SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
-    let db: PGlite | undefined;
+    const data: EmbeddedThreadData = { location, socketPath, startParams, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS };
+    const thread = new Worker(workerFile(import.meta.url, 'embedded-postgres.worker.js'), { workerData: data });
     try {
-      db = await PGlite.create({ fs, extensions: { pg_trgm }, startParams });
-      // A socket left by a process that was killed: DATA_DIR's lock says no live process serves it.
-      rmSync(socketPath, { force: true });
-      const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS });
-      await server.start();
-      chmodSync(socketPath, 0o600);
-      return new EmbeddedPostgres(db, server, socketDirectory, !usePreferred, fs);
+      const started = await new Promise<EmbeddedStart>((resolveStart, rejectStart) => {
+        thread.once('message', resolveStart);
+        thread.once('error', rejectStart);
+        thread.once('exit', (code) => rejectStart(new Error(`the embedded database's thread ended while starting (exit code ${code})`)));
+      });
+      if (!started.ready) throw new Error(started.message);
+      return new EmbeddedPostgres(thread, socketDirectory, !usePreferred);
     } catch (error) {
-      await db?.close().catch(() => undefined);
+      await thread.terminate();
       if (!usePreferred) rmSync(socketDirectory, { recursive: true, force: true });
       throw error;
     }
@@ -91,6 +109,11 @@ export class EmbeddedPostgres {
     return join(this.socketDirectory, `.s.PGSQL.${EmbeddedPostgres.SOCKET_PORT}`);
   }
 
+  /** fsyncs that reached the disk so far ({@link DurableNodeFS}); null in memory. For tests and benchmarks. */
+  syncs(): Promise<number | null> {
+    return this.ask('syncs');
+  }
+
   /**
    * Resolves once no client is connected. The server refuses a connection beyond MAX_CONNECTIONS, and
    * a client that has ended is only forgotten when its socket's close event has run: whoever opens a
@@ -98,7 +121,7 @@ export class EmbeddedPostgres {
    */
   async whenNoConnections(timeoutMs = 5_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.server.getStats().activeConnections > 0) {
+    while ((await this.ask('connections')) !== 0) {
       if (Date.now() > deadline) throw new Error(`the embedded database still has a connection after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -106,12 +129,21 @@ export class EmbeddedPostgres {
 
   async stop(): Promise<void> {
     try {
-      await this.server.stop();
-      await this.db.close();
+      if (!this.ended) await this.ask('stop');
     } finally {
+      await this.thread.terminate();
       if (this.temporaryDirectory) rmSync(this.socketDirectory, { recursive: true, force: true });
       else rmSync(this.socketPath, { force: true });
     }
+  }
+
+  private ask(op: EmbeddedRequest['op']): Promise<number | null> {
+    if (this.ended) return Promise.reject(this.ended);
+    const id = this.nextRequest++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.thread.postMessage({ id, op } satisfies EmbeddedRequest);
+    });
   }
 }
 

@@ -266,12 +266,14 @@ export class GamesRepository {
 
   /** Views with Header and Body and the summary's `columns`. */
   private async fullViewsOf(ids: readonly (GameId | number)[], columns: string): Promise<GameView[]> {
-    // Header and Body are cut out of the stored bytes unless kept as text (see text-spans.ts).
+    // Header and Body are cut out of the stored bytes unless kept as text (see text-spans.ts). The
+    // bytes are fetched once a game: OFFSET 0 keeps the planner from pulling the subquery up, which
+    // would fetch them (a slice of a kept file, from its TOAST table) once for each of the two.
     const rows = await this.dataSource.query(
       `SELECT ${columns},
               coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
               coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
-       FROM games g ${BATCH_ANALYSES} ${NAME_SOURCES} ${BATCH_RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw) r
+       FROM games g ${BATCH_ANALYSES} ${NAME_SOURCES} ${BATCH_RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw OFFSET 0) r
        WHERE g.id = ANY($1::bigint[])`,
       [ids],
     );

@@ -79,10 +79,10 @@ describe('EmbeddedPostgres', () => {
       ]);
 
       // A commit reaches Node's fsync (NODEFS alone has none, and every fsync would be a no-op).
-      const before = embedded.fs!.syncs;
+      const before = (await embedded.syncs())!;
       await embedded.whenNoConnections();
       await query(embedded.url, `CREATE TABLE durable (id int PRIMARY KEY); INSERT INTO durable VALUES (1)`);
-      expect(embedded.fs!.syncs).toBeGreaterThan(before);
+      expect(await embedded.syncs()).toBeGreaterThan(before);
     } finally {
       await embedded.whenNoConnections();
       await embedded.stop();
