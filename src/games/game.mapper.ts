@@ -1,5 +1,5 @@
-import type { GameDto, GameSummaryDto } from './dto/game.dto.js';
-import type { GameRecord, UploadedFile } from '../formats/plugin.js';
+import type { GameDto, GameFactsDto, GameSummaryDto, ProblemDto } from './dto/game.dto.js';
+import type { GameFacts, GameRecord, UploadedFile } from '../formats/plugin.js';
 import type { GameView, GameViewWithJsonText } from './game-view.js';
 
 /** The view of a game just inserted, built from what was written rather than read back. */
@@ -43,7 +43,21 @@ export function viewOfNewGame(
 }
 
 export function toGameSummaryDto(view: GameView): GameSummaryDto {
-  return {
+  return dtoOf(view, view.analysis?.problems, view.analysis?.details, false);
+}
+
+export function toGameDto(view: GameView): GameDto {
+  return dtoOf(view, view.analysis?.problems, view.analysis?.details, true) as GameDto;
+}
+
+/**
+ * The DTO of a view in one object (what an export writes for every game: no copies on the way),
+ * its problems and details given apart, with Header and Body last when `texts`. A player without a
+ * rating, and facts without an ending or margin, get null there (views made from a reading may lack them).
+ */
+function dtoOf(view: GameView | GameViewWithJsonText, problems: unknown, details: unknown, texts: boolean): GameSummaryDto {
+  const analysis = view.analysis;
+  const dto: GameSummaryDto & Partial<Pick<GameDto, 'header' | 'body'>> = {
     id: view.id,
     publisher: view.publisher,
     version: view.version,
@@ -55,19 +69,22 @@ export function toGameSummaryDto(view: GameView): GameSummaryDto {
     mediaType: view.mediaType,
     filename: view.filename,
     uploadedAt: view.uploadedAt.toISOString(),
-    players: view.players.map((player) => ({ ...player, rating: player.rating ?? null })),
-    moveCount: view.analysis?.moveCount ?? null,
-    result: view.analysis?.result ?? null,
-    verdict: view.analysis
-      ? { legal: view.analysis.legal, consistent: view.analysis.consistent, problems: view.analysis.problems }
-      : null,
-    details: view.analysis?.details ?? null,
-    facts: view.analysis ? { ...view.analysis.facts, ending: view.analysis.facts.ending ?? null, margin: view.analysis.facts.margin ?? null } : null,
+    players: view.players.map((player) => (player.rating === undefined ? { ...player, rating: null } : player)) as GameSummaryDto['players'],
+    moveCount: analysis?.moveCount ?? null,
+    result: analysis?.result ?? null,
+    verdict: analysis ? { legal: analysis.legal, consistent: analysis.consistent, problems: problems as ProblemDto[] } : null,
+    details: analysis ? (details as GameDto['details']) : null,
+    facts: analysis ? withNullFacts(analysis.facts) : null,
   };
+  if (texts) {
+    dto.header = view.header ?? null;
+    dto.body = view.body ?? null;
+  }
+  return dto;
 }
 
-export function toGameDto(view: GameView): GameDto {
-  return { ...toGameSummaryDto(view), header: view.header ?? null, body: view.body ?? null };
+function withNullFacts(facts: GameFacts): GameFactsDto {
+  return facts.ending === undefined || facts.margin === undefined ? { ...facts, ending: facts.ending ?? null, margin: facts.margin ?? null } : (facts as GameFactsDto);
 }
 
 /*
@@ -84,10 +101,9 @@ const DETAILS_WRITTEN = JSON.stringify(DETAILS_STAND_IN);
  * JSON text stored instead of parsed and written again (most of a bulk export's work otherwise).
  */
 export function toGameJson(view: GameViewWithJsonText): string {
-  if (view.analysis === null) return JSON.stringify(toGameDto({ ...view, analysis: null }));
+  if (view.analysis === null) return JSON.stringify(dtoOf(view, undefined, undefined, true));
   const { problems, details } = view.analysis;
-  const analysis = { ...view.analysis, problems: PROBLEMS_STAND_IN as never, details: DETAILS_STAND_IN as never };
-  const json = JSON.stringify(toGameDto({ ...view, analysis }));
+  const json = JSON.stringify(dtoOf(view, PROBLEMS_STAND_IN, DETAILS_STAND_IN, true));
   // A game's JSON has the verdict (with its problems) before the details (the unit test holds it to that).
   const p = json.indexOf(PROBLEMS_WRITTEN);
   const d = json.indexOf(DETAILS_WRITTEN, p + PROBLEMS_WRITTEN.length);

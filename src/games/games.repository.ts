@@ -278,7 +278,7 @@ export class GamesRepository {
       [ids],
     );
     const players = await this.playersOf(rows.map((row: { id: string }) => Number(row.id)));
-    return rows.map((row: Record<string, unknown>) => ({ ...toView(row, players.get(Number(row.id)) ?? []), header: row.header as string | null, body: row.body as string | null }));
+    return rows.map((row: Record<string, unknown>) => toView(row, players.get(Number(row.id)) ?? [], true));
   }
 
   async findRaw(id: GameId): Promise<RawGame | undefined> {
@@ -401,8 +401,8 @@ function toRaw(row: any): RawGame {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function toView(row: any, players: PlayerEntry[]): GameView {
-  return {
+function toView(row: any, players: PlayerEntry[], texts = false): GameView {
+  const view: GameView = {
     id: Number(row.id),
     publisher: row.publisher,
     version: row.version,
@@ -436,6 +436,11 @@ function toView(row: any, players: PlayerEntry[]): GameView {
             },
           },
   };
+  if (texts) {
+    view.header = row.header;
+    view.body = row.body;
+  }
+  return view;
 }
 
 

@@ -47,4 +47,15 @@ describe('toGameJson', () => {
   ])('writes %s as toGameDto does', (_, game) => {
     expect(toGameJson(withText(game))).toBe(JSON.stringify(toGameDto(game)));
   });
+
+  it('gives null where a view made from a reading has no rating, ending or margin, in the schema\'s order', () => {
+    const game = view('(;GM[1])', { ...analysis, facts: { boardWidth: 9, boardHeight: 9, datePlayed: null, event: null, rules: null } });
+    game.players = [{ seat: 0, name: 'Ann', externalId: null, color: 'black', declaredPoints: null, points: null, captures: 0, outcome: null }];
+    const dto = toGameDto(game);
+    expect(Object.entries(dto.players[0])).toEqual([
+      ['seat', 0], ['name', 'Ann'], ['externalId', null], ['color', 'black'], ['declaredPoints', null], ['points', null], ['captures', 0], ['outcome', null], ['rating', null],
+    ]);
+    expect(dto.facts).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: null, event: null, rules: null, ending: null, margin: null });
+    expect(Object.keys(dto).slice(-2)).toEqual(['header', 'body']);
+  });
 });
