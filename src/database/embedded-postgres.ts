@@ -26,6 +26,8 @@ export class EmbeddedPostgres {
   private nextRequest = 1;
   /** Why the thread is gone, once it is. */
   private ended: Error | undefined;
+  /** Set once stop() is called: the thread's end is then expected. */
+  private stopping = false;
 
   private constructor(
     private readonly thread: Worker,
@@ -41,13 +43,22 @@ export class EmbeddedPostgres {
       else waiting.resolve(reply.value);
     });
     const end = (error: Error) => {
+      const unexpected = !this.stopping && !this.ended;
       this.ended ??= error;
       for (const waiting of this.pending.values()) waiting.reject(this.ended);
       this.pending.clear();
+      // The archive cannot go on without its database: the process fails as it did when PGlite ran on
+      // the event loop's thread, and whatever supervises it starts it again (PostgreSQL recovers).
+      if (unexpected) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
     };
     thread.on('error', end);
     thread.on('exit', (code) => end(new Error(`the embedded database's thread has ended (exit code ${code})`)));
   }
+
 
   /** One connection: PGlite executes serially anyway, and one client keeps protocol exchanges unmixed. */
   static readonly MAX_CONNECTIONS = 1;
@@ -128,6 +139,7 @@ export class EmbeddedPostgres {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     try {
       if (!this.ended) await this.ask('stop');
     } finally {

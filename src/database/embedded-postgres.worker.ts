@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { answeringInChunks } from './answer-chunks.js';
 import { DurableNodeFS } from './durable-node-fs.js';
 import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
 
@@ -20,7 +21,7 @@ try {
   db = await PGlite.create({ fs, extensions: { pg_trgm }, startParams: [...startParams] });
   // A socket left by a process that was killed: DATA_DIR's lock says no live process serves it.
   rmSync(socketPath, { force: true });
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections });
+  const server = new PGLiteSocketServer({ db: answeringInChunks(db), path: socketPath, maxConnections });
   await server.start();
   chmodSync(socketPath, 0o600);
   const opened = db;
@@ -52,3 +53,4 @@ async function answer(request: EmbeddedRequest, work: () => Promise<number | nul
   }
   port.postMessage(reply);
 }
+
