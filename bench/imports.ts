@@ -20,8 +20,9 @@ import { startInProcess, withScratchDatabase } from './served.js';
  * apart when more games are asked for than the 39,589 there are — packed as SGF collections of
  * 5,000 games (about 7 MB, under the default MAX_UPLOAD_BYTES of 10 MB) into one tar, sent to POST /imports of an archive on the
  * embedded database in a temporary DATA_DIR (and, with BENCH_DATABASE_URL, of one on that server), polled until done. Printed in one run: import games/s,
- * the same rows written again by bare SQL into empty copies of the same tables with their indexes
- * (a binary COPY, the physical limit, goal ≥ 20 % of it; and INSERT … SELECT), the process's RSS
+ * the same rows written again by bare SQL into empty copies of the same tables with their indexes,
+ * checks and foreign keys (a binary COPY, the physical limit, goal ≥ 20 % of it; the same COPY
+ * without the foreign keys beside it; and INSERT … SELECT), the process's RSS
  * during the import (the server runs in this process; the client only streams a file), and the same
  * games exported as NDJSON (goal ≥ 10,000 games/s, taken by curl in a process of its own) beside the
  * export's own database reads of them, with the RSS during the export. Each timed phase starts from a
@@ -32,7 +33,8 @@ const MONTHS = ['2006-01', '2006-02', '2006-03', '2006-04', '2006-05', '2006-06'
 const PER_FILE = 5_000;
 /** Games an export lists a query (the export service's batch). */
 const EXPORT_BATCH = 2000;
-const TABLES = ['uploads', 'upload_games', 'games', 'game_analyses', 'game_players', 'player_names', 'import_entries'];
+/** The tables an import writes, each after those it refers to. */
+const TABLES = ['uploads', 'games', 'game_analyses', 'game_players', 'player_names', 'upload_games', 'import_entries'];
 
 export async function run(): Promise<void> {
   const wanted = Number(process.env.BENCH_IMPORT_GAMES ?? 100_000);
@@ -93,10 +95,17 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       );
       console.log(`imports [${label}]: RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during the import`);
 
-      const copy = await timeRawCopy(db);
+      const copy = await timeRawCopy(db, true);
       const share = (copy / ms) * 100;
-      console.log(`imports [${label}]: raw COPY of the same rows (binary, from files written by COPY TO) into empty copies of ${TABLES.join(', ')}: ${rate(state.gamesStored, copy)} games/s`);
+      console.log(
+        `imports [${label}]: raw COPY of the same rows (binary, from files written by COPY TO) into empty copies of ${TABLES.join(', ')} ` +
+          `with their indexes, checks and foreign keys: ${rate(state.gamesStored, copy)} games/s`,
+      );
       console.log(`imports [${label}]: the import runs at ${share.toFixed(1)} % of it (goal ≥ 20 %): ${share >= 20 ? 'met' : 'NOT met'}`);
+      const unchecked = await timeRawCopy(db, false);
+      console.log(
+        `imports [${label}]: the same COPY into copies without foreign keys: ${rate(state.gamesStored, unchecked)} games/s (the import at ${((unchecked / ms) * 100).toFixed(1)} % of it)`,
+      );
       const bare = await timeBareCopy(db);
       console.log(`imports [${label}]: INSERT … SELECT of the same rows into empty copies: ${rate(state.gamesStored, bare)} games/s`);
 
@@ -118,26 +127,36 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
 const rate = (games: number, ms: number) => (games / (ms / 1000)).toFixed(0);
 
 /**
- * Every row the import wrote, loaded again by COPY into empty copies of its tables (indexes and all),
- * in one transaction: the rows are first written out by COPY TO into the database server's own files
- * (binary format), and only the COPY FROM is timed — what loading these rows costs at the least.
+ * Every row the import wrote, loaded again by COPY into empty copies of its tables (indexes and
+ * checks; with `foreignKeys`, the tables' foreign keys too, among the copies or to the tables they
+ * name), in one transaction: the rows are first written out by COPY TO into the database server's
+ * own files (binary format), and only the COPY FROM is timed — what loading these rows into these
+ * tables costs at the least. An import cannot skip the foreign keys' checks; `LIKE` copies no foreign key.
  */
-async function timeRawCopy(db: DataSource): Promise<number> {
+async function timeRawCopy(db: DataSource, foreignKeys: boolean): Promise<number> {
   const file = (table: string) => `/tmp/tabula-bench-${process.pid}-${table}.copy`;
   for (const table of TABLES) {
-    await db.query(`CREATE TABLE bench_${table} (LIKE ${table} INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING STORAGE)`);
+    await db.query(`CREATE TABLE bench_${table} (LIKE ${table} INCLUDING ALL)`);
     await db.query(`COPY ${table} TO '${file(table)}' WITH (FORMAT binary)`);
+  }
+  if (foreignKeys) {
+    const keys: { table: string; definition: string }[] = await db.query(
+      `SELECT conrelid::regclass::text AS table, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE contype = 'f' AND conrelid = ANY($1::regclass[])`,
+      [TABLES],
+    );
+    for (const key of keys) {
+      const definition = key.definition.replace(/REFERENCES (\w+)\(/, (whole, table: string) => (TABLES.includes(table) ? `REFERENCES bench_${table}(` : whole));
+      await db.query(`ALTER TABLE bench_${key.table} ADD ${definition}`);
+    }
   }
   const started = performance.now();
   await db.transaction(async (manager) => {
     for (const table of TABLES) await manager.query(`COPY bench_${table} FROM '${file(table)}' WITH (FORMAT binary)`);
   });
   const ms = performance.now() - started;
-  for (const table of TABLES) {
-    await db.query(`DROP TABLE bench_${table}`);
-    // A server writes the files on this machine's disk (PGlite keeps them in its own memory).
-    await rm(file(table), { force: true });
-  }
+  await db.query(`DROP TABLE ${TABLES.map((table) => `bench_${table}`).join(', ')}`);
+  // A server writes the files on this machine's disk (PGlite keeps them in its own memory).
+  for (const table of TABLES) await rm(file(table), { force: true });
   return ms;
 }
 
@@ -156,13 +175,13 @@ async function timeExportReads(games: GamesRepository): Promise<number> {
 
 /** Every row the import wrote, written again into copies of its tables (indexes and all) in one transaction. */
 async function timeBareCopy(db: DataSource): Promise<number> {
-  for (const table of TABLES) await db.query(`CREATE TABLE bench_${table} (LIKE ${table} INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING STORAGE)`);
+  for (const table of TABLES) await db.query(`CREATE TABLE bench_${table} (LIKE ${table} INCLUDING ALL)`);
   const started = performance.now();
   await db.transaction(async (manager) => {
     for (const table of TABLES) await manager.query(`INSERT INTO bench_${table} OVERRIDING SYSTEM VALUE SELECT * FROM ${table}`);
   });
   const ms = performance.now() - started;
-  for (const table of TABLES) await db.query(`DROP TABLE bench_${table}`);
+  await db.query(`DROP TABLE ${TABLES.map((table) => `bench_${table}`).join(', ')}`);
   return ms;
 }
 

@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+
 /** Bytes of an answer gathered before they go to the socket. */
 const ANSWER_CHUNK_BYTES = 64 * 1024;
 
