@@ -59,7 +59,6 @@ export class EmbeddedPostgres {
     thread.on('exit', (code) => end(new Error(`the embedded database's thread has ended (exit code ${code})`)));
   }
 
-
   /** One connection: PGlite executes serially anyway, and one client keeps protocol exchanges unmixed. */
   static readonly MAX_CONNECTIONS = 1;
 
