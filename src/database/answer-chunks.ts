@@ -33,11 +33,16 @@ export function answeringInChunks(db: PGlite): PGlite {
       flush();
     }
   };
+  // Every other method is PGlite's own, bound to it once (the socket server calls several a statement).
+  const bound = new Map<PropertyKey, unknown>([['execProtocolRawStream', execProtocolRawStream]]);
   return new Proxy(db, {
     get: (target, key) => {
-      if (key === 'execProtocolRawStream') return execProtocolRawStream;
+      if (bound.has(key)) return bound.get(key);
       const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const method = value.bind(target);
+      bound.set(key, method);
+      return method;
     },
   });
 }
