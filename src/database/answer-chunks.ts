@@ -26,7 +26,10 @@ export function answeringInChunks(db: PGlite): PGlite {
         onRawData: (data) => {
           if (used + data.length > chunk.length) flush();
           if (data.length >= chunk.length) onRawData(data);
-          else used += Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(chunk, used);
+          else {
+            chunk.set(data, used);
+            used += data.length;
+          }
         },
       });
     } finally {
