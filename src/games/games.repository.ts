@@ -269,16 +269,20 @@ export class GamesRepository {
     // Header and Body are cut out of the stored bytes unless kept as text (see text-spans.ts). The
     // bytes are fetched once a game: OFFSET 0 keeps the planner from pulling the subquery up, which
     // would fetch them (a slice of a kept file, from its TOAST table) once for each of the two.
-    const rows = await this.dataSource.query(
-      `SELECT ${columns},
-              coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
-              coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
-       FROM games g ${BATCH_ANALYSES} ${NAME_SOURCES} ${BATCH_RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw OFFSET 0) r
-       WHERE g.id = ANY($1::bigint[])`,
-      [ids],
-    );
-    const players = await this.playersOf(rows.map((row: { id: string }) => Number(row.id)));
-    return rows.map((row: Record<string, unknown>) => toView(row, players.get(Number(row.id)) ?? [], true));
+    // The players are asked for at once, not once the games have come: the database goes on to
+    // them without waiting for this thread to take in the games' rows.
+    const [rows, byGame] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${columns},
+                coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
+                coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
+         FROM games g ${BATCH_ANALYSES} ${NAME_SOURCES} ${BATCH_RAW_SOURCES} CROSS JOIN LATERAL (SELECT ${RAW} AS raw OFFSET 0) r
+         WHERE g.id = ANY($1::bigint[])`,
+        [ids],
+      ),
+      this.playersOf(ids.map(Number)),
+    ]);
+    return rows.map((row: Record<string, unknown>) => toView(row, byGame.get(Number(row.id)) ?? [], true));
   }
 
   async findRaw(id: GameId): Promise<RawGame | undefined> {
