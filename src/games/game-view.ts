@@ -31,7 +31,7 @@ export interface GameView {
 
 /**
  * A game view whose problems and details are the JSON text the archive stored them as, unparsed:
- * what a bulk export writes out as it is (see `toGameJson`).
+ * what a bulk export writes out as it is (see `gameJsonPieces`).
  */
 export type GameViewWithJsonText = Omit<GameView, 'analysis'> & {
   analysis: (Omit<NonNullable<GameView['analysis']>, 'problems' | 'details'> & { problems: string; details: string }) | null;

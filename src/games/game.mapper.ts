@@ -97,15 +97,23 @@ const PROBLEMS_WRITTEN = JSON.stringify(PROBLEMS_STAND_IN);
 const DETAILS_WRITTEN = JSON.stringify(DETAILS_STAND_IN);
 
 /**
- * A game as JSON, exactly `JSON.stringify(toGameDto(…))`, with problems and details written as the
- * JSON text stored instead of parsed and written again (most of a bulk export's work otherwise).
+ * A game as JSON, exactly `JSON.stringify(toGameDto(…))` once its pieces are joined, with problems
+ * and details written as the JSON text stored instead of parsed and written again (most of a bulk
+ * export's work otherwise). The pieces are for a writer that encodes them one by one: nothing is
+ * joined, and Header and Body are written apart from the rest, so a Header with a character beyond
+ * Latin-1 does not make the whole line (its Body the most of it) a string of two bytes a character.
  */
-export function toGameJson(view: GameViewWithJsonText): string {
-  if (view.analysis === null) return JSON.stringify(dtoOf(view, undefined, undefined, true));
+export function gameJsonPieces(view: GameViewWithJsonText): string[] {
+  const texts = `,"header":${JSON.stringify(view.header ?? null)},"body":`;
+  const body = JSON.stringify(view.body ?? null);
+  if (view.analysis === null) return [withoutClose(JSON.stringify(dtoOf(view, undefined, undefined, false))), texts, body, '}'];
   const { problems, details } = view.analysis;
-  const json = JSON.stringify(dtoOf(view, PROBLEMS_STAND_IN, DETAILS_STAND_IN, true));
+  const json = JSON.stringify(dtoOf(view, PROBLEMS_STAND_IN, DETAILS_STAND_IN, false));
   // A game's JSON has the verdict (with its problems) before the details (the unit test holds it to that).
   const p = json.indexOf(PROBLEMS_WRITTEN);
   const d = json.indexOf(DETAILS_WRITTEN, p + PROBLEMS_WRITTEN.length);
-  return json.slice(0, p) + problems + json.slice(p + PROBLEMS_WRITTEN.length, d) + details + json.slice(d + DETAILS_WRITTEN.length);
+  return [json.slice(0, p), problems, json.slice(p + PROBLEMS_WRITTEN.length, d), details, withoutClose(json.slice(d + DETAILS_WRITTEN.length)), texts, body, '}'];
 }
+
+/** An object's JSON without its closing brace, for the properties written after it. */
+const withoutClose = (json: string): string => json.slice(0, -1);

@@ -1,18 +1,18 @@
-import { toGameDto, toGameJson } from '../../src/games/game.mapper.js';
+import { gameJsonPieces, toGameDto } from '../../src/games/game.mapper.js';
 import type { GameView, GameViewWithJsonText } from '../../src/games/game-view.js';
 
 /**
- * A bulk export writes each game with `toGameJson`, splicing in problems and details as the JSON text
- * stored; what comes out must be byte for byte what `JSON.stringify(toGameDto(…))` writes of the same
- * game parsed, whatever the game's texts hold.
+ * A bulk export writes each game in the pieces `gameJsonPieces` makes, splicing in problems and
+ * details as the JSON text stored; the pieces joined must be byte for byte what
+ * `JSON.stringify(toGameDto(…))` writes of the same game parsed, whatever the game's texts hold.
  */
-describe('toGameJson', () => {
-  const view = (header: string | null, analysis: GameView['analysis']): GameView => ({
+describe('gameJsonPieces', () => {
+  const view = (header: string | null, analysis: GameView['analysis'], body: string | null = ';B[pd]\n;W[dd])'): GameView => ({
     id: 7,
     publisher: 'SGF',
     version: 'FF4-Go',
     header,
-    body: ';B[pd]\n;W[dd])',
+    body,
     family: 'go',
     status: analysis ? 'indexed' : 'stored',
     statusReason: analysis ? null : 'no plugin',
@@ -44,8 +44,10 @@ describe('toGameJson', () => {
   it.each([
     ['an indexed game', view('(;GM[1]FF[4]C["\\u0000problems" and "\\u0000details"]', analysis)],
     ['a game stored without an index', view(null, null)],
+    ['a game with Hangul and Han in its Header, quotes, a tab and a lone surrogate in its Body', view('(;GM[1]PB[쿠로레라]PW[龙盛塑机]', analysis, ';B[pd]C["\t\ud800"])')],
+    ['a game without a Body', view('(;GM[1])', analysis, null)],
   ])('writes %s as toGameDto does', (_, game) => {
-    expect(toGameJson(withText(game))).toBe(JSON.stringify(toGameDto(game)));
+    expect(gameJsonPieces(withText(game)).join('')).toBe(JSON.stringify(toGameDto(game)));
   });
 
   it('gives null where a view made from a reading has no rating, ending or margin, in the schema\'s order', () => {

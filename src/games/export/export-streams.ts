@@ -29,24 +29,25 @@ export async function sendGenerated(chunks: AsyncIterable<Buffer | string>, resp
 }
 
 /**
- * Lines gathered into chunks of about CHUNK_BYTES, so a line per game is not a write per game. The
- * lines come a page at a time: a generator step per line would cost more than the line. Each line
- * is encoded into the chunk as it comes: joining the lines into one string first and encoding that
- * took more than twice as long (the joined string must be flattened before it can be encoded).
+ * Text gathered into chunks of about CHUNK_BYTES, so a line per game is not a write per game. The
+ * text comes a page at a time: a step of an asynchronous generator per piece would cost more than the piece. Each piece
+ * (a line, or part of one) is encoded into the chunk as it comes: joining the pieces into one string
+ * first and encoding that took more than twice as long (the joined string must be flattened before
+ * it can be encoded).
  */
 export async function* gathered(pages: AsyncIterable<Iterable<string>>): AsyncGenerator<Buffer> {
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
-  for await (const lines of pages) {
-    for (const line of lines) {
-      const most = line.length * MAX_UTF8_PER_UNIT;
+  for await (const pieces of pages) {
+    for (const piece of pieces) {
+      const most = piece.length * MAX_UTF8_PER_UNIT;
       if (used + most > chunk.length) {
         if (used > 0) yield chunk.subarray(0, used);
         // A chunk handed on belongs to the stream: the next one is new.
-        chunk = Buffer.allocUnsafe(most > CHUNK_BYTES ? Buffer.byteLength(line) : CHUNK_BYTES);
+        chunk = Buffer.allocUnsafe(most > CHUNK_BYTES ? Buffer.byteLength(piece) : CHUNK_BYTES);
         used = 0;
       }
-      used += chunk.write(line, used);
+      used += chunk.write(piece, used);
     }
   }
   if (used > 0) yield chunk.subarray(0, used);

@@ -13,7 +13,7 @@ import { encodeCursor, resolveSearch } from '../cursor.js';
 import type { SearchFilters, SearchPosition } from '../cursor.js';
 import type { ExportGamesQuery } from '../dto/export-games.query.js';
 import { ExportSelectionDto } from '../dto/export-selection.dto.js';
-import { toGameJson } from '../game.mapper.js';
+import { gameJsonPieces } from '../game.mapper.js';
 import { sortsByDay, walksUploadTime } from '../game-view.js';
 import type { GameViewWithJsonText } from '../game-view.js';
 import { GamesRepository } from '../games.repository.js';
@@ -269,9 +269,13 @@ export class ExportService {
   }
 }
 
-/** The NDJSON line of each item, made when it is asked for. */
+/** The NDJSON line of each item, in pieces made when they are asked for. */
 function* lineByLine(items: readonly ExportItem<GameViewWithJsonText>[]): Generator<string> {
-  for (const item of items) yield `${'missing' in item ? JSON.stringify({ id: item.missing, missing: true }) : toGameJson(item.game)}\n`;
+  for (const item of items) {
+    if ('missing' in item) yield JSON.stringify({ id: item.missing, missing: true });
+    else yield* gameJsonPieces(item.game);
+    yield '\n';
+  }
 }
 
 /** The items of groups one by one. */
