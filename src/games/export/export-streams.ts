@@ -30,10 +30,10 @@ export async function sendGenerated(chunks: AsyncIterable<Buffer | string>, resp
 
 /**
  * Text gathered into chunks of about CHUNK_BYTES, so a line per game is not a write per game. The
- * text comes a page at a time: a step of an asynchronous generator per piece would cost more than the piece. Each piece
- * (a line, or part of one) is encoded into the chunk as it comes: joining the pieces into one string
- * first and encoding that took more than twice as long (the joined string must be flattened before
- * it can be encoded).
+ * text comes a page at a time: a step of an asynchronous generator per piece would cost more than
+ * the piece. Each piece (a line, or part of one) is encoded into the chunk as it comes: joining the
+ * pieces into one string first and encoding that took more than twice as long (the joined string
+ * must be flattened before it can be encoded).
  */
 export async function* gathered(pages: AsyncIterable<Iterable<string>>): AsyncGenerator<Buffer> {
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
