@@ -280,7 +280,8 @@ export class GamesRepository {
          WHERE g.id = ANY($1::bigint[])`,
         [ids],
       ),
-      this.playersOf(ids.map(Number)),
+      // The ids as given: a GameId may lie past what a JavaScript number holds exactly.
+      this.playersOf(ids),
     ]);
     return rows.map((row: Record<string, unknown>) => toView(row, byGame.get(Number(row.id)) ?? [], true));
   }
@@ -363,7 +364,7 @@ export class GamesRepository {
   }
 
 
-  private async playersOf(ids: number[]): Promise<Map<number, PlayerEntry[]>> {
+  private async playersOf(ids: readonly (GameId | number)[]): Promise<Map<number, PlayerEntry[]>> {
     const byGame = new Map<number, PlayerEntry[]>();
     if (ids.length === 0) return byGame;
     const rows = await this.dataSource.query(
