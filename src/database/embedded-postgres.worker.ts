@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { answeringInChunks } from './answer-chunks.js';
 import { DurableNodeFS } from './durable-node-fs.js';
+import { gatherOnEveryConnection } from './whole-messages.js';
 import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
 
 /**
@@ -23,6 +24,7 @@ try {
   rmSync(socketPath, { force: true });
   const server = new PGLiteSocketServer({ db: answeringInChunks(db), path: socketPath, maxConnections });
   await server.start();
+  gatherOnEveryConnection(server);
   chmodSync(socketPath, 0o600);
   const opened = db;
   port.on('message', (request: EmbeddedRequest) => {
