@@ -1,13 +1,19 @@
 import 'reflect-metadata';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { readFileSync } from 'node:fs';
+import type { DataSource } from 'typeorm';
 import { startInProcess, withScratchDatabase } from './served.js';
 
 /**
- * Archive benchmark: upload throughput over HTTP (sequential and 16 concurrent clients), for the
- * embedded database and, when BENCH_DATABASE_URL names a PostgreSQL server, for that server too (in
- * a database created and dropped here). Search at scale is `bench/search.ts`.
+ * Archive benchmark: upload throughput over HTTP (sequential and 16 concurrent clients), and one
+ * large upload of plain text (kept verbatim) beside a bare SQL INSERT of the same bytes over the
+ * same connection pool, for the embedded database and, when BENCH_DATABASE_URL names a PostgreSQL
+ * server, for that server too (in a database created and dropped here). Search at scale is
+ * `bench/search.ts`.
  */
 const SEQUENTIAL_UPLOADS = 500;
+/** Sizes of the large uploads, in MB (MAX_UPLOAD_BYTES is raised for them). */
+const LARGE_UPLOADS_MB = [10, 40];
 const CONCURRENT_UPLOADS = 2000;
 const CONCURRENCY = 16;
 
@@ -22,12 +28,31 @@ export async function run(): Promise<void> {
 }
 
 async function benchArchive(label: string, settings: Record<string, string>): Promise<void> {
-  const { app, baseUrl } = await startInProcess(settings);
+  const { app, baseUrl } = await startInProcess({ ...settings, MAX_UPLOAD_BYTES: String(64 * 1024 * 1024) });
   try {
     for (const [kind, makeFile] of Object.entries(UPLOADS)) {
       const sequential = await measureUploads(baseUrl, (i) => makeFile('seq', i), SEQUENTIAL_UPLOADS, 1);
       const concurrent = await measureUploads(baseUrl, (i) => makeFile('par', i), CONCURRENT_UPLOADS, CONCURRENCY);
       console.log(`archive [${label}] uploads of ${kind}: ${sequential.toFixed(0)} games/s sequential, ${concurrent.toFixed(0)} games/s with ${CONCURRENCY} concurrent clients`);
+    }
+    const db = app.get<DataSource>(getDataSourceToken());
+    await db.query('CREATE TABLE bench_large (raw bytea NOT NULL)');
+    try {
+      for (const mb of LARGE_UPLOADS_MB) {
+        const line = `a line of plain text, which no format reads, in a file of ${mb} MB\n`;
+        const bytes = Buffer.from(line.repeat(Math.ceil((mb * 1024 * 1024) / line.length)));
+        const started = performance.now();
+        const answer = await fetch(`${baseUrl}/games`, { method: 'POST', body: bytes, headers: { 'Content-Type': 'text/plain' } });
+        if (answer.status !== 201) throw new Error(`the upload of ${mb} MB answered ${answer.status}: ${await answer.text()}`);
+        await answer.arrayBuffer();
+        const uploaded = performance.now() - started;
+        const inserting = performance.now();
+        await db.query('INSERT INTO bench_large (raw) VALUES ($1)', [bytes]);
+        const inserted = performance.now() - inserting;
+        console.log(`archive [${label}] one upload of ${mb} MB of plain text: ${(uploaded / 1000).toFixed(2)} s; the same bytes by a bare SQL INSERT: ${(inserted / 1000).toFixed(2)} s`);
+      }
+    } finally {
+      await db.query('DROP TABLE bench_large');
     }
   } finally {
     await app.close();
