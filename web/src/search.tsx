@@ -40,6 +40,10 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
   const [next, setNext] = useState<string | null>(null);
   const [state, setState] = useState<'loading' | 'done' | 'more'>('loading');
   const [error, setError] = useState('');
+  // The search the items shown belong to: a new search renders once with the items of the one
+  // before (the effect that starts it runs after that render), and must not pass them off as its own.
+  const [shownKey, setShownKey] = useState<string | null>(null);
+  const loading = state === 'loading' || shownKey !== key;
 
   useEffect(() => {
     listFormats().then(({ data }) => setFormats(data?.formats ?? []));
@@ -59,6 +63,7 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
         setNext(null);
         setError(problemText(error, response));
       }
+      setShownKey(key);
       setState('done');
     });
     return () => {
@@ -193,11 +198,11 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
           {error}
         </p>
       )}
-      <section aria-labelledby="results" aria-busy={state === 'loading'} data-search={state === 'loading' ? undefined : key}>
+      <section aria-labelledby="results" aria-busy={loading} data-search={loading ? undefined : key}>
         <h2 id="results" class="visually-hidden">
           Results
         </h2>
-        {state !== 'loading' && items.length === 0 && !error && <p>No game matches.</p>}
+        {!loading && items.length === 0 && !error && <p>No game matches.</p>}
         <ul class="results">
           {items.map((game) => (
             <GameItem game={game} />
