@@ -35,9 +35,12 @@ export function goPositionAt(analysis: GameAnalysis, ply: number): GoPosition {
   const key = (x: number, y: number) => `${x},${y}`;
   const setup = recordOf(analysis.details.setupPoints);
   for (const color of ['black', 'white'] as const) for (const p of pointList(setup?.[color])) board.set(key(p.x, p.y), color);
-  const captures = { black: 0, white: 0 };
+  // The replay's own tally (`score`: stones captured so far, by seat) gives the captions; it is
+  // read by the colour each seat plays, not counted again from the removed stones.
+  const seatOf: Partial<Record<Stone, number>> = {};
+  const rows = analysis.replay.slice(0, ply);
   let lastMove: GoPosition['lastMove'] = null;
-  for (const row of analysis.replay.slice(0, ply)) {
+  for (const row of rows) {
     const details = row.details ?? {};
     for (const s of Array.isArray(details.setup) ? details.setup : []) {
       const p = recordOf(s);
@@ -47,13 +50,15 @@ export function goPositionAt(analysis: GameAnalysis, ply: number): GoPosition {
       else board.delete(key(at.x, at.y));
     }
     const color = details.color === 'white' ? 'white' : 'black';
+    if (row.player !== null) seatOf[color] = row.player;
     const at = pointOf(details);
     lastMove = at;
     if (at) board.set(key(at.x, at.y), color);
-    const removed = pointList(details.removes);
-    for (const r of removed) board.delete(key(r.x, r.y));
-    captures[color] += removed.length;
+    for (const r of pointList(details.removes)) board.delete(key(r.x, r.y));
   }
+  const tally = rows.length > 0 ? rows[rows.length - 1].score : [];
+  const taken = (color: Stone) => (seatOf[color] === undefined ? 0 : (tally[seatOf[color]] ?? 0));
+  const captures = { black: taken('black'), white: taken('white') };
   const stones = [...board].map(([k, color]) => {
     const [x, y] = k.split(',').map(Number);
     return { x, y, color };

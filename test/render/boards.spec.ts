@@ -69,6 +69,21 @@ describe('board pictures: Go', () => {
     expect(places(start, 'last-move')).toEqual([]);
   });
 
+  it('niki.sgf (KGS): the captions give each side the stones it took, as the final board shows them', async () => {
+    // No set-up stones and no variations: the stones a side took are the other side's stones played
+    // (counted in the file's text; passes are B[] or B[tt]) less those of them left on the board.
+    const path = 'test/fixtures/realdata/go/gnugo_regression_games/niki.sgf';
+    const text = readFileSync(path, 'latin1');
+    const played = (color: 'B' | 'W') => text.match(new RegExp(`;${color}\\[[a-s]{2}\\]`, 'g'))?.length ?? 0;
+    const { family, analysis } = await analysed(path);
+    const end = renderBoard(family, analysis, analysis.replay.length, OPTIONS, 'end')!;
+    const blackTook = played('W') - places(end, 'stone', 'white').length;
+    const whiteTook = played('B') - places(end, 'stone', 'black').length;
+    expect(blackTook).toBeGreaterThan(0);
+    expect(whiteTook).toBeGreaterThan(0);
+    expect(parse(end).texts).toContain(`captures: black ${blackTook}, white ${whiteTook}`);
+  });
+
   it('GNU Go 9x9-1.sgf: the first three moves, and 50 stones at the end (53 plies, three of them passes, no capture)', async () => {
     // ;B[ee];W[df];B[ef] … ;B[];W[];B[] — ee is x 4, y 4 (E5), df x 3 y 5, ef x 4 y 5.
     const { family, analysis } = await analysed('test/fixtures/realdata/go/gnugo_regression_games/9x9-1.sgf');
