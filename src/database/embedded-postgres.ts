@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -96,11 +97,7 @@ export class EmbeddedPostgres {
     const data: EmbeddedThreadData = { location, socketPath, startParams, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS };
     const thread = new Worker(workerFile(import.meta.url, 'embedded-postgres.worker.js'), { workerData: data });
     try {
-      const started = await new Promise<EmbeddedStart>((resolveStart, rejectStart) => {
-        thread.once('message', resolveStart);
-        thread.once('error', rejectStart);
-        thread.once('exit', (code) => rejectStart(new Error(`the embedded database's thread ended while starting (exit code ${code})`)));
-      });
+      const started = await startMessageOf(thread);
       if (!started.ready) throw new Error(started.message);
       return new EmbeddedPostgres(thread, socketDirectory, !usePreferred);
     } catch (error) {
@@ -159,6 +156,24 @@ export class EmbeddedPostgres {
 }
 
 const run = promisify(execFile);
+
+/**
+ * The thread's first message, which says whether the database started; rejects when the thread fails
+ * or ends first. Its listeners are removed once it settles (those of the running thread take over).
+ */
+async function startMessageOf(thread: Worker): Promise<EmbeddedStart> {
+  const settled = new AbortController();
+  try {
+    return await Promise.race([
+      once(thread, 'message', { signal: settled.signal }).then(([message]) => message as EmbeddedStart),
+      once(thread, 'exit', { signal: settled.signal }).then(([code]) => {
+        throw new Error(`the embedded database's thread ended while starting (exit code ${code})`);
+      }),
+    ]);
+  } finally {
+    settled.abort();
+  }
+}
 
 /**
  * Creates a new data directory (initdb) in a short-lived child process, then fsyncs its files.

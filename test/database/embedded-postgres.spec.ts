@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -131,5 +132,24 @@ describe('EmbeddedPostgres', () => {
       await embedded.stop();
     }
     expect(existsSync(socketDir)).toBe(false);
+  });
+
+  it('fails the process when its thread ends unexpectedly, rather than serving on without a database', () => {
+    // The built module (npm test builds it) in a process of its own, whose thread is ended without
+    // stop(), standing in for PGlite failing on it. Were the end ignored, the process would print
+    // "still running" and exit 0.
+    const built = new URL('../../dist/src/database/embedded-postgres.js', import.meta.url).href;
+    const script = join(root, 'end-thread.mjs');
+    writeFileSync(
+      script,
+      `const { EmbeddedPostgres } = await import(${JSON.stringify(built)});
+       const embedded = await EmbeddedPostgres.start('memory://');
+       await embedded.thread.terminate();
+       setTimeout(() => { console.log('still running'); process.exit(0); }, 3000);`,
+    );
+    const child = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.stdout).not.toContain('still running');
+    expect(child.status).toBe(1);
+    expect(child.stderr).toContain("the embedded database's thread has ended");
   });
 });
