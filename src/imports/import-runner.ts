@@ -117,11 +117,11 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         ready = undefined;
         if (this.stopping) return;
         if ('record' in planned) {
-          await this.record(job.id, planned.record);
+          await this.recordEntry(job.id, planned.record);
           continue;
         }
         const games = await reading!;
-        if ('record' in games) await this.record(job.id, games.record);
+        if ('record' in games) await this.recordEntry(job.id, games.record);
         else ready = { entry, checked: planned.checked, games };
       }
       if (ready && !this.stopping) await this.write(job.id, ready);
@@ -169,13 +169,13 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       recorded = counted = undefined;
       return this.uploads.store(checked, games, within);
     });
-    if ('record' in written) await this.record(importId, written.record);
-    else if (!(written.created && recorded)) await this.record(importId, keptRecord(entry, written.upload));
+    if ('record' in written) await this.recordEntry(importId, written.record);
+    else if (!(written.created && recorded)) await this.recordEntry(importId, keptRecord(entry, written.upload));
     else if (counted) this.live = counted;
   }
 
   /** Writes a file's record in a transaction of its own; the import's progress is then what it answers. */
-  private async record(importId: number, record: ImportEntryRecord): Promise<void> {
+  private async recordEntry(importId: number, record: ImportEntryRecord): Promise<void> {
     this.live = (await this.imports.record(importId, record)) ?? this.live;
   }
 
