@@ -12,7 +12,7 @@ import { applyMove } from '../../src/rules/checkers/apply-move.js';
 import { legalMoves } from '../../src/rules/checkers/legal-moves.js';
 import type { Move } from '../../src/rules/checkers/move.js';
 import { Position } from '../../src/rules/checkers/position.js';
-import { squareName } from '../../src/rules/checkers/squares.js';
+import { squareName } from '../../src/formats/checkers-analysis/notation.js';
 import { numberOfSquare } from '../../src/formats/pdn-draughts/notation.js';
 import { formatWords, mutatedFixture } from '../fuzz/fuzz-support.js';
 

@@ -1,5 +1,6 @@
 import { Piece, describePiece } from '../../rules/checkers/pieces.js';
-import { Square, columnOf, isDarkSquare, rowOf, squareAt, squareName } from '../../rules/checkers/squares.js';
+import { Square, columnOf, isDarkSquare, rowOf, squareAt } from '../../rules/checkers/squares.js';
+import { squareName } from '../checkers-analysis/notation.js';
 
 /**
  * One number of a BARS move, read as the digits `a b c y x` with leading zeros dropped

@@ -4,7 +4,8 @@ import { ReadLimits, checkBoard, checkLineLengths } from '../limits.js';
 import { locate } from '../text.js';
 import { Position } from '../../rules/checkers/position.js';
 import { Cell, Colour, BLACK_MAN, WHITE_MAN, colourOf, isPiece } from '../../rules/checkers/pieces.js';
-import { BOARD_SIZE, isDarkSquare, squareAt, squareName } from '../../rules/checkers/squares.js';
+import { BOARD_SIZE, isDarkSquare, squareAt } from '../../rules/checkers/squares.js';
+import { squareName } from '../checkers-analysis/notation.js';
 import { ArrayNode, BarsForm, BarsSyntax, NumberToken, parseBarsSyntax } from './syntax.js';
 import { PieceNumber, decodeNumber, numberProblem } from './numbers.js';
 

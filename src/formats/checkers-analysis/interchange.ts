@@ -6,8 +6,9 @@ import type { Move } from '../../rules/checkers/move.js';
 import { GameOver, gameOver } from '../../rules/checkers/outcome.js';
 import { BLACK_MAN, Colour, WHITE_MAN, isPiece } from '../../rules/checkers/pieces.js';
 import { Position } from '../../rules/checkers/position.js';
-import { BOARD_SIZE, SQUARE_COUNT, Square, columnOf, isDarkSquare, rowOf, squareName } from '../../rules/checkers/squares.js';
+import { BOARD_SIZE, SQUARE_COUNT, Square, columnOf, isDarkSquare, rowOf } from '../../rules/checkers/squares.js';
 import type { Decision } from './ledger.js';
+import { describeIllegal, squareName } from './notation.js';
 
 /**
  * A Russian-draughts game in plain terms, the common ground of BARS and PDN: what either format can
@@ -188,7 +189,7 @@ export function replayInterchange(game: CheckersInterchange): InterchangeReplay 
         walk(variation, position, ply, `a variation at ply ${ply}`, null);
       }
       const judgement = judgeMove(position, source);
-      if (!judgement.legal) throw new FormatError(`${where}, ply ${ply} (${position.toMove}) is not a legal move: ${judgement.detail}`);
+      if (!judgement.legal) throw new FormatError(`${where}, ply ${ply} (${position.toMove}) is not a legal move: ${describeIllegal(judgement)}`);
       moves.set(source, judgement.move);
       main?.push({ before: position, move: judgement.move, source });
       position = applyMove(position, judgement.move);

@@ -1,15 +1,16 @@
 import type { GameFacts, JsonValue, PlayerEntry, PlayerOutcome, ReplayPly } from '../plugin.js';
 import { applyMove } from '../../rules/checkers/apply-move.js';
-import { Move, moveNotation } from '../../rules/checkers/move.js';
+import type { Move } from '../../rules/checkers/move.js';
 import { GameOver } from '../../rules/checkers/outcome.js';
 import { Colour, Piece, isKing } from '../../rules/checkers/pieces.js';
 import { Position } from '../../rules/checkers/position.js';
-import { squareName } from '../../rules/checkers/squares.js';
+import { moveNotation, squareName } from './notation.js';
 
 /**
  * What every Russian-draughts format (BARS, PDN) derives the same way from a replay: seats, the
  * capture tally, promotions, the replay rows a viewer shows, the board in rows, the outcomes and the
- * facts. The formats feed it the moves the rules engine accepted; notation stays in their folders.
+ * facts. The formats feed it the moves the rules engine accepted; the standard notation they share
+ * is in ./notation.ts, any notation of their own stays in their folders.
  */
 
 /** Seat 0 is white, seat 1 black, in every checkers format. */

@@ -1,10 +1,11 @@
 import { IllegalJudgement, ProposedMove, judgeMove } from '../../rules/checkers/judge-move.js';
 import { legalMoves } from '../../rules/checkers/legal-moves.js';
-import { Move, isCapture, moveNotation } from '../../rules/checkers/move.js';
+import { Move, isCapture } from '../../rules/checkers/move.js';
 import { EMPTY } from '../../rules/checkers/pieces.js';
 import type { Position } from '../../rules/checkers/position.js';
 import { RAYS, directionBetween } from '../../rules/checkers/rays.js';
 import type { Square } from '../../rules/checkers/squares.js';
+import { describeIllegal, moveNotation } from '../checkers-analysis/notation.js';
 import type { WrittenMove } from './notation.js';
 
 /**
@@ -16,11 +17,11 @@ import type { WrittenMove } from './notation.js';
 export type Match =
   | { readonly kind: 'move'; readonly move: Move; /** Other routes fit too, all to the same position. */ readonly routes: number }
   | { readonly kind: 'ambiguous'; readonly moves: readonly Move[] }
-  | { readonly kind: 'illegal'; readonly judgement: IllegalJudgement };
+  | { readonly kind: 'illegal'; readonly judgement: IllegalJudgement; /** Why, in words. */ readonly detail: string };
 
 export function matchMove(position: Position, written: WrittenMove, token: string): Match {
   const candidates = legalMoves(position).filter((move) => fits(move, written));
-  if (candidates.length === 0) return { kind: 'illegal', judgement: explain(position, written, token) };
+  if (candidates.length === 0) return { kind: 'illegal', ...explain(position, written, token) };
   const first = candidates[0];
   const same = candidates.every((move) => sameOutcome(move, first));
   return same ? { kind: 'move', move: first, routes: candidates.length } : { kind: 'ambiguous', moves: candidates };
@@ -51,21 +52,20 @@ function sameOutcome(a: Move, b: Move): boolean {
 /**
  * Why no legal move fits: the engine judges the move as written, each jump taking the one piece
  * between its squares. A capture written by its ends only that is no single jump fits no legal
- * sequence: `no_such_capture`, with the legal captures named.
+ * sequence: `no_such_capture`, in words that name the legal captures.
  */
-function explain(position: Position, written: WrittenMove, token: string): IllegalJudgement {
+function explain(position: Position, written: WrittenMove, token: string): { judgement: IllegalJudgement; detail: string } {
   const [from, ...landings] = written.squares;
   const proposed: ProposedMove = { from, landings, captured: written.capture ? landings.map((to, i) => jumpedPiece(position, i === 0 ? from : landings[i - 1], to)) : [] };
   const judgement = judgeMove(position, proposed);
   if (!judgement.legal) {
     const vague = written.capture && landings.length === 1 && (judgement.reason === 'not_diagonal' || judgement.reason === 'jumps_several');
-    if (!vague) return judgement;
+    if (!vague) return { judgement, detail: describeIllegal(judgement) };
   }
   const captures = legalMoves(position).filter(isCapture).map(moveNotation);
   const text = written.squares.length === 2 ? 'no legal capture goes' : 'no legal capture passes';
   return {
-    legal: false,
-    reason: 'no_such_capture',
+    judgement: { legal: false, reason: 'no_such_capture', proposed },
     detail: `${token}: ${text} from the first to the last square written (${captures.length > 0 ? `legal: ${captures.join(', ')}` : 'no capture is possible'})`,
   };
 }

@@ -2,7 +2,8 @@ import { FormatError } from '../errors.js';
 import { locate } from '../text.js';
 import { Position } from '../../rules/checkers/position.js';
 import { BLACK_KING, BLACK_MAN, Colour, Piece, WHITE_KING, WHITE_MAN } from '../../rules/checkers/pieces.js';
-import { BOARD_SIZE, Square, columnOf, parseSquareName, rowOf, squareAt, squareName } from '../../rules/checkers/squares.js';
+import { BOARD_SIZE, Square, columnOf, rowOf, squareAt } from '../../rules/checkers/squares.js';
+import { parseSquareName, squareName } from '../checkers-analysis/notation.js';
 
 /**
  * PDN notation for Russian draughts (GameType 25): squares by name (`c3`) or by number, the 32 dark

@@ -1,11 +1,11 @@
 import type { GameAnalysis, JsonValue, Problem } from '../plugin.js';
 import { CheckersLedger, Decision, outcomesOf, rulesDecision, russianDraughtsFacts } from '../checkers-analysis/ledger.js';
+import { moveNotation } from '../checkers-analysis/notation.js';
 import { checkersIllegalMove, notReplayedProblem } from '../problems/checkers.js';
 import { byPly, cacheProblem, moveProblem, noteProblem } from '../problems/problem.js';
 import { locate } from '../text.js';
 import { applyMove } from '../../rules/checkers/apply-move.js';
 import type { Move } from '../../rules/checkers/move.js';
-import { moveNotation } from '../../rules/checkers/move.js';
 import { GameOver, describeGameOver, gameOver } from '../../rules/checkers/outcome.js';
 import type { Position } from '../../rules/checkers/position.js';
 import type { Line, MoveNode, PdnGame } from './game.js';
@@ -72,7 +72,7 @@ export function replayPdn(game: PdnGame, setup: GameSetup, text: string): PdnRep
       return { problem: moveProblem('move.ambiguous', node.ply, `${place}: ${node.text} fits several legal moves that take different pieces (${routes}); PDN must name the landings between`) };
     }
     if (match.kind === 'illegal') {
-      const problem = checkersIllegalMove(match.judgement, node.ply, side);
+      const problem = checkersIllegalMove(match.judgement, node.ply, side, match.detail);
       return { problem: { ...problem, message: `${where}${problem.message}` } };
     }
     resolved.set(node, match.move);

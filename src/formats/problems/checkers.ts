@@ -1,11 +1,15 @@
 import type { IllegalJudgement } from '../../rules/checkers/judge-move.js';
 import type { Colour } from '../../rules/checkers/pieces.js';
+import { describeIllegal } from '../checkers-analysis/notation.js';
 import type { Problem } from '../plugin.js';
 import { noteProblem } from './problem.js';
 
-/** An illegal checkers move, with the engine's explanation (it names squares in standard notation). */
-export function checkersIllegalMove(judgement: IllegalJudgement, ply: number, side: Colour): Problem {
-  return { code: `checkers.${judgement.reason}`, ply, message: `ply ${ply} (${side}): ${judgement.detail}` };
+/**
+ * An illegal checkers move: the engine's reason as the code, and why in standard notation. `detail`
+ * is the engine's refusal in words unless the format has more precise ones of its own.
+ */
+export function checkersIllegalMove(judgement: IllegalJudgement, ply: number, side: Colour, detail = describeIllegal(judgement)): Problem {
+  return { code: `checkers.${judgement.reason}`, ply, message: `ply ${ply} (${side}): ${detail}` };
 }
 
 /** The moves after an illegal one, which a replay that stops there leaves unread. */

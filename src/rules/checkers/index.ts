@@ -1,4 +1,4 @@
-/** Russian checkers: a pure rules engine (no I/O), used by the BARS and PDN format plugins. */
+/** Russian checkers: a pure rules engine (no I/O, no notation), used by the BARS and PDN format plugins. */
 export * from './illegal.js';
 export * from './squares.js';
 export * from './pieces.js';

@@ -1,4 +1,4 @@
-import { Square, squareName } from './squares.js';
+import type { Square } from './squares.js';
 
 /**
  * A move of one piece: a quiet step (one landing, nothing captured) or a capture sequence
@@ -20,12 +20,6 @@ export function isCapture(move: Move): boolean {
 
 export function destinationOf(move: Move): Square {
   return move.landings[move.landings.length - 1];
-}
-
-/** Standard Russian notation: `c3-d4` for a quiet move, `f4:d6:f8` for a capture with every landing. */
-export function moveNotation(move: Move): string {
-  const separator = isCapture(move) ? ':' : '-';
-  return [move.from, ...move.landings].map(squareName).join(separator);
 }
 
 export function sameSquares(a: readonly Square[], b: readonly Square[]): boolean {

@@ -1,7 +1,8 @@
 /**
  * Squares of the 8x8 board as one index, `row * 8 + column`, in the orientation of the BARS
  * `area_monitor` array: row 0 is rank 8 (black's back row), column 0 is file a.
- * Only dark squares (row + column odd) are ever used by the game.
+ * Only dark squares (row + column odd) are ever used by the game. Square names (`g3`) are notation,
+ * written and read by the formats (`src/formats/checkers-analysis/notation.ts`).
  */
 export type Square = number;
 
@@ -27,20 +28,6 @@ export function isOnBoard(row: number, column: number): boolean {
 /** a1 is dark in checkers; in this orientation that is row 7, column 0, so dark squares have an odd row + column. */
 export function isDarkSquare(row: number, column: number): boolean {
   return ((row + column) & 1) === 1;
-}
-
-/** `g3` for row 5, column 6. */
-export function squareName(square: Square): string {
-  return String.fromCharCode(97 + columnOf(square)) + String(BOARD_SIZE - rowOf(square));
-}
-
-/** The square of a name like `g3`, or undefined when it is not a square of the board. */
-export function parseSquareName(name: string): Square | undefined {
-  if (name.length !== 2) return undefined;
-  const column = name.charCodeAt(0) - 97;
-  const rank = name.charCodeAt(1) - 48;
-  if (column < 0 || column >= BOARD_SIZE || rank < 1 || rank > BOARD_SIZE) return undefined;
-  return squareAt(BOARD_SIZE - rank, column);
 }
 
 /** The four diagonal steps as [row delta, column delta]. */

@@ -3,10 +3,11 @@ import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js
 import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
 import type { GameAnalysis } from '../../../src/formats/plugin.js';
 import { Position } from '../../../src/rules/checkers/position.js';
-import { rowOf, columnOf, Square, squareName } from '../../../src/rules/checkers/squares.js';
+import { rowOf, columnOf, Square } from '../../../src/rules/checkers/squares.js';
 import { applyMove } from '../../../src/rules/checkers/apply-move.js';
 import { judgeMove } from '../../../src/rules/checkers/judge-move.js';
-import { Move, moveNotation } from '../../../src/rules/checkers/move.js';
+import type { Move } from '../../../src/rules/checkers/move.js';
+import { describeIllegal, moveNotation, squareName } from '../../../src/formats/checkers-analysis/notation.js';
 import { quietMoves } from '../../../src/rules/checkers/quiet-moves.js';
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 import { RealGame, realGamesAsBars } from '../../support/checkers/real-games.js';
@@ -96,7 +97,7 @@ describe('USSR championship games (ussr1947.pdn) converted to BARS', () => {
     let capture: Move | null = null;
     for (const [i, move] of game.model!.main.moves.entries()) {
       const judgement = judgeMove(position, move);
-      if (!judgement.legal) throw new Error(judgement.detail);
+      if (!judgement.legal) throw new Error(describeIllegal(judgement));
       if (i === firstCapture) {
         capture = judgement.move;
         break;

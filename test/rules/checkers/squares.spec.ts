@@ -1,22 +1,8 @@
-import { isDarkSquare, parseSquareName, squareAt, squareName } from '../../../src/rules/checkers/squares.js';
+import { isDarkSquare } from '../../../src/rules/checkers/squares.js';
 import { Position } from '../../../src/rules/checkers/position.js';
 
+// Square names (`g3`) are notation: test/formats/checkers-analysis/notation.spec.ts.
 describe('squares in the area_monitor orientation', () => {
-  it('names [row][column] as the spec does: row 0 is rank 8, column 0 is file a', () => {
-    expect(squareName(squareAt(5, 6))).toBe('g3');
-    expect(squareName(squareAt(0, 5))).toBe('f8');
-    expect(squareName(squareAt(1, 6))).toBe('g7');
-    expect(squareName(squareAt(4, 1))).toBe('b4');
-    expect(squareName(squareAt(7, 0))).toBe('a1');
-  });
-
-  it('parses names back and refuses what is not a square', () => {
-    expect(parseSquareName('c7')).toBe(squareAt(1, 2));
-    expect(parseSquareName('i1')).toBeUndefined();
-    expect(parseSquareName('a9')).toBeUndefined();
-    expect(parseSquareName('a10')).toBeUndefined();
-  });
-
   it('has a1 and h8 dark, a8 light', () => {
     expect(isDarkSquare(7, 0)).toBe(true);
     expect(isDarkSquare(0, 7)).toBe(true);
