@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { AppConfig } from '../common/config.js';
 import { systemClock } from './clock.js';
+import { ConnectionBudget } from './connection-budget.js';
 import { DotsLobby } from './lobby.js';
 import { DotsServerStore } from './server-store.js';
 import { DotsTcpServer, TransportLimits } from './tcp-server.js';
@@ -18,6 +19,8 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
   readonly lobby: DotsLobby;
   readonly tcp: DotsTcpServer;
   private bridge: DotsWebSocketBridge | null = null;
+  /** DOTS_MAX_CONNECTIONS, over TCP and the WebSocket bridge together. */
+  readonly connections: ConnectionBudget;
   private recovering: Promise<void> = Promise.resolve();
 
   constructor(
@@ -26,7 +29,8 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly http: HttpAdapterHost,
   ) {
     this.lobby = new DotsLobby(store, systemClock, (message, error) => this.logger.error(`${message}: ${(error as Error | undefined)?.message ?? ''}`));
-    this.tcp = new DotsTcpServer(this.lobby, this.limits);
+    this.connections = new ConnectionBudget(config.DOTS_MAX_CONNECTIONS);
+    this.tcp = new DotsTcpServer(this.lobby, this.limits, this.connections);
   }
 
   get limits(): TransportLimits {
@@ -34,7 +38,6 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
       maxLine: this.config.DOTS_MAX_LINE,
       idleTimeoutMs: this.config.DOTS_IDLE_TIMEOUT_MS,
       maxPendingBytes: this.config.DOTS_MAX_PENDING_BYTES,
-      maxConnections: this.config.DOTS_MAX_CONNECTIONS,
     };
   }
 
@@ -43,7 +46,7 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
     this.recovering = this.store.recover().catch((error: unknown) => this.logger.error(`ending interrupted Dots games failed: ${(error as Error).message}`));
     const server = this.http.httpAdapter?.getHttpServer() as Server | undefined;
     if (this.config.DOTS_WS_PATH !== 'off' && server !== undefined) {
-      this.bridge = new DotsWebSocketBridge(this.lobby, this.limits, this.config.DOTS_WS_PATH);
+      this.bridge = new DotsWebSocketBridge(this.lobby, this.limits, this.config.DOTS_WS_PATH, this.connections);
       this.bridge.attach(server);
     }
     if (this.config.DOTS_PORT === 0) return;

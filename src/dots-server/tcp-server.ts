@@ -1,5 +1,6 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { ConnectionBudget } from './connection-budget.js';
 import type { DotsLobby, Session } from './lobby.js';
 import { BadRequest, FramerEvent, RequestFramer } from './protocol.js';
 
@@ -10,7 +11,6 @@ export interface TransportLimits {
   readonly idleTimeoutMs: number;
   /** Output not yet taken by the client plus requests waiting for their answer, in bytes. */
   readonly maxPendingBytes: number;
-  readonly maxConnections: number;
 }
 
 /**
@@ -115,6 +115,8 @@ export class DotsTcpServer {
   constructor(
     private readonly lobby: DotsLobby,
     private readonly limits: TransportLimits,
+    /** Shared with the WebSocket bridge: DOTS_MAX_CONNECTIONS counts both. */
+    private readonly budget: ConnectionBudget,
   ) {}
 
   get connections(): number {
@@ -124,7 +126,6 @@ export class DotsTcpServer {
   /** Listens; resolves with the port bound (useful with port 0). */
   listen(port: number, host: string): Promise<number> {
     const server = createServer((socket) => this.accept(socket));
-    server.maxConnections = this.limits.maxConnections;
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -146,6 +147,11 @@ export class DotsTcpServer {
   }
 
   private accept(socket: Socket): void {
+    if (!this.budget.take()) {
+      socket.destroy();
+      return;
+    }
+    socket.once('close', () => this.budget.release());
     this.sockets.add(socket);
     socket.setNoDelay(true);
     const connection = new DotsConnection(this.lobby, this.limits, {

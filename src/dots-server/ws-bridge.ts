@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RawData, WebSocket } from 'ws';
+import type { ConnectionBudget } from './connection-budget.js';
 import type { DotsLobby } from './lobby.js';
 import { DotsConnection, TransportLimits } from './tcp-server.js';
 
@@ -18,6 +19,8 @@ export class DotsWebSocketBridge {
     private readonly lobby: DotsLobby,
     private readonly limits: TransportLimits,
     private readonly path: string,
+    /** Shared with the TCP listener: DOTS_MAX_CONNECTIONS counts both. */
+    private readonly budget: ConnectionBudget,
   ) {
     // A message larger than a few request lines is no client of this protocol.
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: Math.max(4096, limits.maxLine * 8) });
@@ -39,10 +42,13 @@ export class DotsWebSocketBridge {
   // Only this path is the bridge's; other upgrades are left to whoever else listens for them.
   private readonly upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== this.path) return;
-    if (this.sockets.clients.size >= this.limits.maxConnections) {
+    if (!this.budget.take()) {
       socket.destroy();
       return;
     }
+    // The upgraded connection's own socket: its place is given back however the connection ends,
+    // a failed handshake included.
+    socket.once('close', () => this.budget.release());
     this.sockets.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
   };
 

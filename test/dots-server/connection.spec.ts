@@ -6,7 +6,7 @@ import { MemoryStore } from './memory-store.js';
 
 // The transport's per-connection rules, on a fake stream: answers in order, the pending-bytes budget.
 
-const LIMITS: TransportLimits = { maxLine: 64, idleTimeoutMs: 60_000, maxPendingBytes: 4096, maxConnections: 10 };
+const LIMITS: TransportLimits = { maxLine: 64, idleTimeoutMs: 60_000, maxPendingBytes: 4096 };
 
 function stream(): { written: string[]; ended: boolean; destroyed: boolean; pendingBytes: number; write(text: string): void; end(): void; destroy(): void } {
   return {

@@ -315,3 +315,45 @@ describe('an idle connection', () => {
     }
   });
 });
+
+describe('DOTS_MAX_CONNECTIONS', () => {
+  it('counts TCP and WebSocket connections together, refusing any past it until one closes', async () => {
+    const archive = await startArchive({ ...FAST_HASHES, DOTS_MAX_CONNECTIONS: '2' });
+    const wsUrl = `${archive.baseUrl.replace(/^http/, 'ws')}/dots/ws`;
+    /** Whether a WebSocket to the bridge opens or is refused, with the socket. */
+    const openWebSocket = () =>
+      new Promise<{ opened: boolean; ws: WebSocket }>((resolve) => {
+        const ws = new WebSocket(wsUrl);
+        ws.once('open', () => resolve({ opened: true, ws }));
+        ws.once('error', () => resolve({ opened: false, ws }));
+      });
+    const sockets: { close(): void }[] = [];
+    try {
+      const server = archive.app.get(DotsServer);
+      const port = await server.listen(0);
+      const tcp = await DotsClient.open(port);
+      sockets.push(tcp);
+      expect(await tcp.code('UST')).toBe('404 not_logged_in');
+      const ws = await openWebSocket();
+      sockets.push(ws.ws);
+      expect(ws.opened).toBe(true);
+
+      // Both places are taken: a third connection is closed at once, over either transport.
+      const third = await DotsClient.open(port);
+      sockets.push(third);
+      await third.whenClosed();
+      const fourth = await openWebSocket();
+      expect(fourth.opened).toBe(false);
+
+      // Once one closes, its place serves a new connection.
+      tcp.close();
+      for (let i = 0; i < 100 && server.connections.open > 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      const next = await DotsClient.open(port);
+      sockets.push(next);
+      expect(await next.code('UST')).toBe('404 not_logged_in');
+    } finally {
+      for (const socket of sockets) socket.close();
+      await archive.close();
+    }
+  });
+});
