@@ -51,15 +51,16 @@ const INLINE_RAW_MAX = 256;
  * multi-game file (`f` is `game_files`, `u` is `uploads`, both joined to `games g`).
  */
 const RAW = `coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start))`;
-const rawSources = (filesToo = '') => `LEFT JOIN game_files f ON f.game_id = g.id${filesToo} AND g.raw IS NULL LEFT JOIN uploads u ON u.id = g.upload_id`;
-const RAW_SOURCES = rawSources();
+const rawSources = (batchInFirstParameter: boolean) =>
+  `LEFT JOIN game_files f ON f.game_id = g.id${batchInFirstParameter ? ' AND f.game_id = ANY($1::bigint[])' : ''} AND g.raw IS NULL LEFT JOIN uploads u ON u.id = g.upload_id`;
+const RAW_SOURCES = rawSources(false);
 
 /*
  * For a batch of games whose ids are `$1`, the rows joined to them are looked up by those ids too.
  * Told only `a.game_id = g.id`, the planner may read the whole table to hash it (on 100,000 games it
  * read all of game_analyses for every batch of 2,000), where a lookup by index reads a few pages.
  */
-const BATCH_RAW_SOURCES = rawSources(' AND f.game_id = ANY($1::bigint[])');
+const BATCH_RAW_SOURCES = rawSources(true);
 const BATCH_ANALYSES = `LEFT JOIN game_analyses a ON a.game_id = g.id AND a.game_id = ANY($1::bigint[])`;
 
 /** The lookups naming a game's format (`fm`) and family (`fa`). */
