@@ -12,7 +12,7 @@ export interface SgfGoMove extends GoMoveNode {
   readonly stone: Stone;
   readonly point: GoPoint | null;
   readonly children: SgfGoMove[];
-  readonly setup?: GoSetupPoint[];
+  readonly setup?: readonly GoSetupPoint[];
   /** Byte offset of the move's value in the file. */
   readonly offset: number;
 }
@@ -140,7 +140,7 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
           point: movePoint(value, id),
           children: NO_ITEMS,
           offset: value.start,
-          setup: setup.length > 0 ? (setup as GoSetupPoint[]) : undefined,
+          setup: setup.length > 0 ? setup : undefined,
         };
         attach(parent, move);
         parent = move;
