@@ -152,7 +152,10 @@ export class GamesRepository {
     const inline = (game: NewGame) => !game.inUpload && game.file.bytes.length <= INLINE_RAW_MAX;
     // Everything but the bytes goes as one JSON array (one parameter, read by json_to_recordset):
     // no array literal to write here and parse there, and problems and details, json in the table,
-    // are kept as the text written here. The bytes go as two bytea arrays in the same order.
+    // are kept as the text written here. The bytes kept in the row (a few hundred at most) go as a
+    // bytea array; a file kept in game_files goes as a parameter of its own, which the driver sends
+    // as binary: in an array literal its bytes would be written out in hex here and parsed back
+    // character by character there (a 40 MB file took 1.5 s that way, against 0.27 s as a parameter).
     const fields = batch.map((game, index) => ({
       i: index + 1,
       ...readingFields(game.record),
@@ -165,12 +168,15 @@ export class GamesRepository {
       upload_end: game.inUpload?.end ?? null,
       ...indexRowFields(game.record),
     }));
+    const params: unknown[] = [JSON.stringify(fields), batch.map((game) => (inline(game) ? game.file.bytes : null))];
+    const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
+    const fileArray = params.length > 2 ? `ARRAY[${files.join(', ')}]` : `'{}'::bytea[]`;
     const rows: { id: string; sha256: string; uploaded_at: Date }[] = await query(
       `WITH src AS (
-         SELECT s.*, b.raw, b.file_raw
+         SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, ${INDEX_ROW_FIELDS})
-         JOIN unnest($2::bytea[], $3::bytea[]) WITH ORDINALITY AS b(raw, file_raw, i) ON b.i = s.i
+         JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), ${formatRows('src')}, game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
                             sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
@@ -185,14 +191,12 @@ export class GamesRepository {
        ), made AS (
          SELECT g.id, s.* FROM game g JOIN src s ON decode(s.sha256, 'hex') = g.sha256
        ), file AS (
-         INSERT INTO game_files (game_id, raw) SELECT id, file_raw FROM made WHERE file_raw IS NOT NULL
+         -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
+         INSERT INTO game_files (game_id, raw)
+         SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
        ), ${indexRowsFrom('made')}
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
-      [
-        JSON.stringify(fields),
-        batch.map((game) => (inline(game) ? game.file.bytes : null)),
-        batch.map((game) => (game.inUpload || inline(game) ? null : game.file.bytes)),
-      ],
+      params,
     );
     // A game without a row: its bytes were stored meanwhile (a racing upload), or earlier in the batch.
     const made = new Map(rows.map((row) => [row.sha256, row]));

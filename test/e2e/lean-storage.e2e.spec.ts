@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
+import { FormatReader } from '../../src/formats/format-reader.js';
+import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+import { GamesRepository } from '../../src/games/games.repository.js';
 import { post, startArchive, startArchiveWrittenBefore, TestArchive } from './archive-harness.js';
 
 /**
@@ -60,6 +63,47 @@ describe('lean storage of new uploads', () => {
     const [row] = await db.query(`SELECT header, body, header_start, body_start FROM games WHERE id = $1`, [uploaded.id]);
     expect(row).toEqual({ header: '1.0\n5 Ann\n6 Bob\n-s-', body: 'b7a6a8a7', header_start: null, body_start: null });
     expect(await (await fetch(`${archive.baseUrl}/games/${uploaded.id}`)).json()).toEqual(uploaded);
+  });
+
+  it('stores a batch of games with bytes of every size, each in its place and in the order given', async () => {
+    // Two small files (kept in their rows, at most 256 bytes) between three larger ones (each its own
+    // game_files row: one of them 3 MB, sent as a parameter of its own). The repository's batch insert
+    // is what a collection's games go through; here it gets every kind of bytes at once.
+    const reader = archive.app.get(FormatReader);
+    // Files no other test here uploads: the same bytes again would be found stored, not inserted.
+    const files = [
+      fixture('fixtures/gofans-examples/ex_2.1.xml'),
+      Buffer.from('1.0\n41 Ann\n42 Bob\n-s-\nb7a6a8a7\n'),
+      Buffer.from(`plain text of a batch\n`.repeat(140_000)),
+      Buffer.from('a short note, no game'),
+      fixture('fixtures/realdata/go/gnugo_regression_games/9x9-2.sgf'),
+    ];
+    const games = await Promise.all(
+      files.map(async (bytes, index) => ({
+        file: { bytes },
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        mediaType: 'text/plain',
+        filename: `batch-${index}`,
+        record: await reader.read({ bytes }, { timeBudgetMs: 5000, limits: DEFAULT_LIMITS }),
+      })),
+    );
+    const inserted = await archive.app.get(GamesRepository).insertMany(games);
+    expect(inserted.map((game) => game.created)).toEqual([true, true, true, true, true]);
+    const ids = inserted.map((game) => (game.created ? game.id : 0));
+    const rows: { id: string; inline: Buffer | null; own: Buffer | null }[] = await db.query(
+      `SELECT g.id, g.raw AS inline, f.raw AS own FROM games g LEFT JOIN game_files f ON f.game_id = g.id WHERE g.id = ANY($1::bigint[]) ORDER BY g.id`,
+      [ids],
+    );
+    expect(rows.map((row) => Number(row.id))).toEqual(ids);
+    files.forEach((bytes, index) => {
+      const row = rows[index];
+      if (bytes.length <= 256) expect([row.inline, row.own]).toEqual([bytes, null]);
+      else expect([row.inline, row.own]).toEqual([null, bytes]);
+    });
+    for (const [index, id] of ids.entries()) {
+      const raw = Buffer.from(await (await fetch(`${archive.baseUrl}/games/${id}/raw`)).arrayBuffer());
+      expect(raw.equals(files[index])).toBe(true);
+    }
   });
 
   it('keeps no replay: it is made from the bytes on request', async () => {
