@@ -251,7 +251,7 @@ describe('bulk imports', () => {
     expect(await finished(archive, whole.id)).toMatchObject({ state: 'done', filesDone: 1, gamesStored: 0, duplicates: whites(ABATSIEV) });
   });
 
-  it('tells the progress of the import in hand at once, while another transaction holds the database', async () => {
+  it('tells the progress of the import in hand at once, while other transactions hold every connection to the database', async () => {
     const COUNT = 200;
     const body = await tarOf(Array.from({ length: COUNT }, (_, i) => ({ name: `held/${i}.sgf`, bytes: Buffer.from(`(;GM[1]FF[4]SZ[9]PB[Held ${i}]PW[Waiting]RE[B+R];B[ee])`) })));
     const { id } = await started(archive, body);
@@ -259,19 +259,26 @@ describe('bulk imports', () => {
     do {
       seen = await progress(archive, id);
     } while ((seen.filesDone as number) < 1);
-    // On the embedded database this takes its one connection: the import's next file, and any
-    // request that needs the database, wait until it is given back (and fail after 5 s).
-    const held = archive.app.get<DataSource>(getDataSourceToken()).createQueryRunner();
-    await held.connect();
-    await held.startTransaction();
+    // Every connection of the pool is taken (the embedded database's one, or a server's
+    // DATABASE_POOL_SIZE): the import's next file, and any request that needs the database, wait
+    // until they are given back (and fail after 5 s). The progress is answered all the same.
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    const poolSize = (db.options as { extra?: { max?: number } }).extra?.max ?? 1;
+    const held = Array.from({ length: poolSize }, () => db.createQueryRunner());
     let during: Record<string, unknown>;
     try {
+      for (const runner of held) {
+        await runner.connect();
+        await runner.startTransaction();
+      }
       const answer = await fetch(`${archive.baseUrl}/imports/${id}`, { signal: AbortSignal.timeout(3_000) });
       expect(answer.status).toBe(200);
       during = await answer.json();
     } finally {
-      await held.rollbackTransaction();
-      await held.release();
+      for (const runner of held) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
     }
     expect(during).toMatchObject({ id, filesTotal: COUNT });
     expect(during.filesDone as number).toBeGreaterThanOrEqual(seen.filesDone as number);
