@@ -155,7 +155,8 @@ export class GamesRepository {
     // are kept as the text written here. The bytes kept in the row (a few hundred at most) go as a
     // bytea array; a file kept in game_files goes as a parameter of its own, which the driver sends
     // as binary: in an array literal its bytes would be written out in hex here and parsed back
-    // character by character there (a 40 MB file took 1.5 s that way, against 0.27 s as a parameter).
+    // character by character there (this statement took 1.56 s for a 40 MB file that way, 0.57 s
+    // now, where a bare INSERT of the bytes takes 0.27 s).
     const fields = batch.map((game, index) => ({
       i: index + 1,
       ...readingFields(game.record),
