@@ -5,7 +5,7 @@
 import type { GameAnalysis } from '../formats/plugin.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
-import { matrixOf } from './model.js';
+import { matrixOf, pointOf, recordOf } from './model.js';
 
 export type DraughtsColour = 'white' | 'black';
 
@@ -49,13 +49,14 @@ export function draughtsPositionAt(analysis: GameAnalysis, ply: number): Draught
   const pieces = piecesOf(after);
   const before = ply > 0 ? boardAt(ply - 1) : null;
   if (!before) return { size: after.length, pieces, lastMove: null, captured: [] };
-  // What changed: the mover's piece left one square for another; the pieces it took are gone.
+  // The ply's row names the squares the piece started and stopped on (the same square when a
+  // king's capture goes round); the pieces it took are those of the other side gone from the board.
+  const details = analysis.replay[ply - 1].details ?? {};
+  const from = pointOf(recordOf(details.from));
+  const to = pointOf(recordOf(details.to));
   const mover: DraughtsColour = analysis.replay[ply - 1].player === 1 ? 'black' : 'white';
-  const was = piecesOf(before);
   const at = (list: DraughtsPiece[], p: DraughtsSquare) => list.find((q) => q.x === p.x && q.y === p.y);
-  const from = was.find((p) => p.colour === mover && at(pieces, p)?.colour !== mover);
-  const to = pieces.find((p) => p.colour === mover && at(was, p)?.colour !== mover);
-  const captured = was.filter((p) => p.colour !== mover && !at(pieces, p));
+  const captured = piecesOf(before).filter((p) => p.colour !== mover && !at(pieces, p));
   return { size: after.length, pieces, lastMove: from && to ? { from, to } : null, captured };
 }
 

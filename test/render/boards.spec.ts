@@ -141,6 +141,18 @@ describe('board pictures: Russian draughts (the BARS demonstration game)', () =>
     expect(parse(three).classed.filter((e) => e.cls.includes('piece') && e.cls.includes('black') && !e.cls.includes('captured'))).toHaveLength(11);
   });
 
+  it('a king whose capture goes round to the square it started from: that square is both ends of the move', async () => {
+    // White king c1 takes d2, d4, b4 and b2 (c1:e3:c5:a3:c1, each landing the only one from which the
+    // capture goes on) and stops where it started; black's man h8 stays. Worked out by hand.
+    const pdn = '[Event "round trip"]\n[GameType "25"]\n[SetUp "1"]\n[FEN "W:WKc1:Bd2,d4,b4,b2,h8"]\n\n1. c1:e3:c5:a3:c1 *\n';
+    const record = await reader.read({ bytes: Buffer.from(pdn), filename: 'round-trip.pdn' }, { timeBudgetMs: 5000, limits: DEFAULT_LIMITS });
+    const one = renderBoard(record.family!, record.analysis!, 1, OPTIONS, 't')!;
+    expect(places(one, 'last-from')).toEqual([sq('c1')]);
+    expect(places(one, 'last-to')).toEqual([sq('c1')]);
+    expect(places(one, 'piece', 'captured')).toEqual(squares('d2', 'd4', 'b4', 'b2'));
+    expect(places(one, 'piece', 'white', 'king')).toEqual([sq('c1')]);
+  });
+
   it('orientation=black puts a1 at the top right', async () => {
     const { family, analysis } = await analysed('test/e2e/fixtures/demonstration.bars');
     // The man on a1 (x 0, y 7): its circle's centre, low on the picture from white's side, high from black's.

@@ -1,9 +1,10 @@
 import type { GameFacts, JsonValue, PlayerEntry, PlayerOutcome, ReplayPly } from '../plugin.js';
 import { applyMove } from '../../rules/checkers/apply-move.js';
-import type { Move } from '../../rules/checkers/move.js';
+import { Move, destinationOf } from '../../rules/checkers/move.js';
 import { GameOver } from '../../rules/checkers/outcome.js';
 import { Colour, Piece, isKing } from '../../rules/checkers/pieces.js';
 import { Position } from '../../rules/checkers/position.js';
+import { Square, columnOf, rowOf } from '../../rules/checkers/squares.js';
 import { moveNotation, squareName } from './notation.js';
 
 /**
@@ -25,6 +26,11 @@ export function boardRows(position: Position): number[][] {
   const rows = position.rows() as number[][];
   for (let r = 0; r < rows.length; r++) for (let c = r % 2; c < rows.length; c += 2) rows[r][c] = LIGHT_SQUARE;
   return rows;
+}
+
+/** A square as a viewer places it: x = column (file a = 0), y = row (rank 8 = 0). */
+function placeOf(square: Square): { x: number; y: number } {
+  return { x: columnOf(square), y: rowOf(square) };
 }
 
 /** Pieces taken by one side, split as the index wants them. */
@@ -69,7 +75,9 @@ export class CheckersLedger {
       move: moveNotation(move),
       captured: move.captured.map(squareName),
       score: [this.captures('white'), this.captures('black')],
-      details: { position: boardRows(this.position), promoted: move.promotes, ...extra },
+      // Where the piece started and stopped, as x (file a = 0) and y (rank 8 = 0): a viewer cannot
+      // tell them from the boards alone when a king's capture ends on the square it started from.
+      details: { position: boardRows(this.position), from: placeOf(move.from), to: placeOf(destinationOf(move)), promoted: move.promotes, ...extra },
     });
   }
 
