@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
-import { FormatReader } from '../../src/formats/format-reader.js';
-import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
 import { GamesRepository } from '../../src/games/games.repository.js';
 import { post, startArchive, startArchiveWrittenBefore, TestArchive } from './archive-harness.js';
 
@@ -69,10 +68,11 @@ describe('lean storage of new uploads', () => {
     // Two small files (kept in their rows, at most 256 bytes) between three larger ones (each its own
     // game_files row: one of them 3 MB, sent as a parameter of its own). The repository's batch insert
     // is what a collection's games go through; here it gets every kind of bytes at once.
-    const reader = archive.app.get(FormatReader);
+    // Read as the archive reads uploads, on its analysis threads: this process also serves the requests.
+    const analysis = archive.app.get(AnalysisPool);
     // Files no other test here uploads: the same bytes again would be found stored, not inserted.
     const files = [
-      fixture('fixtures/gofans-examples/ex_2.1.xml'),
+      fixture('fixtures/realdata/go/gnugo_regression_games/9x9-3.sgf'),
       Buffer.from('1.0\n41 Ann\n42 Bob\n-s-\nb7a6a8a7\n'),
       Buffer.from(`plain text of a batch\n`.repeat(140_000)),
       Buffer.from('a short note, no game'),
@@ -84,7 +84,7 @@ describe('lean storage of new uploads', () => {
         sha256: createHash('sha256').update(bytes).digest('hex'),
         mediaType: 'text/plain',
         filename: `batch-${index}`,
-        record: await reader.read({ bytes }, { timeBudgetMs: 5000, limits: DEFAULT_LIMITS }),
+        record: await analysis.read({ bytes }),
       })),
     );
     const inserted = await archive.app.get(GamesRepository).insertMany(games);
