@@ -119,10 +119,6 @@ export class DotsTcpServer {
     private readonly budget: ConnectionBudget,
   ) {}
 
-  get connections(): number {
-    return this.sockets.size;
-  }
-
   /** Listens; resolves with the port bound (useful with port 0). */
   listen(port: number, host: string): Promise<number> {
     const server = createServer((socket) => this.accept(socket));
