@@ -1,11 +1,12 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { HEAVY_BOARD_TEXT } from '../test/support/peg-solitaire/boards.js';
 import { memoryOf, percentile, serveArchive, ServedArchive, sleep, withScratchDatabase } from './served.js';
 
 /**
  * Responsiveness under hostile load: 4 clients upload the heaviest inputs in a loop — a bare VK
- * code of 1,000,000 moves, a 13x10 peg board the solver spends its whole budget on, a 4.7 MB GoFans
+ * code of 1,000,000 moves, a 13x10 peg board the solver spends its whole budget on (it cannot be cleared, but no parity argument shows it), a 4.7 MB GoFans
  * 1.1 game of 100,000 moves — while a prober asks for /health and a player search. The same probes
  * without the load, in the same run, are the baseline. Goal: p99 under 100 ms under load. Prints
  * RSS before and after. Embedded database always; a PostgreSQL server with BENCH_DATABASE_URL.
@@ -15,12 +16,6 @@ const BASELINE_SECONDS = 5;
 const CLIENTS = 4;
 const PROBE_PAUSE_MS = 20;
 
-const HEAVY_PEG =
-  'Version 2\r\nMode: Normal\r\n' +
-  ['y E E E y y E y E y y y y', 'y y y E y y y y y E y y y', 'y E y y y y y y y y y y y', 'y y y E y y y y E E E y y', 'y y y E E y y E y E y y y',
-   'E y y y y y y y y y y y y', 'y y y y y y E y y E E y y', 'y y y y y E y y y y y E y', 'E E y E E y E y E E y y y', 'y y E y y y y y y E y E y']
-    .map((row) => `${row}\r\n`)
-    .join('');
 
 function heavyGoFans(): string {
   const example = readFileSync(new URL('../../test/fixtures/gofans-examples/ex_1.1.xml', import.meta.url), 'utf8');
@@ -35,7 +30,7 @@ function heavyInputs(): ((n: number) => { body: string; type: string })[] {
   const gofans = heavyGoFans();
   return [
     (n) => ({ body: `${vk}${'\n'.repeat(1 + (n % 50))}`, type: 'text/plain' }),
-    (n) => ({ body: `${HEAVY_PEG}${' '.repeat(n % 1000)}`, type: 'text/plain' }),
+    (n) => ({ body: `${HEAVY_BOARD_TEXT}${' '.repeat(n % 1000)}`, type: 'text/plain' }),
     (n) => ({ body: `${gofans}<!-- ${n} -->`, type: 'application/xml' }),
   ];
 }

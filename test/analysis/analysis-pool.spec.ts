@@ -3,18 +3,9 @@ import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
 import { ProblemException } from '../../src/common/problem-codes.js';
 import { FormatError } from '../../src/formats/errors.js';
 import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+import { HEAVY_BOARD_TEXT } from '../support/peg-solitaire/boards.js';
 
-/**
- * A 13x10 peg board with 26 holes empty here and there: no parity argument settles it and the
- * solver spends its whole budget on it without an answer (`solvable: unknown`).
- */
-export const HEAVY_BOARD = Buffer.from(
-  'Version 2\r\nMode: Normal\r\n' +
-    ['y E E E y y E y E y y y y', 'y y y E y y y y y E y y y', 'y E y y y y y y y y y y y', 'y y y E y y y y E E E y y', 'y y y E E y y E y E y y y',
-     'E y y y y y y y y y y y y', 'y y y y y y E y y E E y y', 'y y y y y E y y y y y E y', 'E E y E E y E y E E y y y', 'y y E y y y y y y E y E y']
-      .map((row) => `${row}\r\n`)
-      .join(''),
-);
+const HEAVY_BOARD = Buffer.from(HEAVY_BOARD_TEXT);
 const ENGLISH_BOARD = readFileSync('test/fixtures/realdata/peg/v2_head/English Standard Board.brd');
 /** A board of a few holes, read and solved in a few milliseconds even by a cold thread. */
 const SMALL_BOARD = readFileSync('test/fixtures/realdata/peg/v2_head/Trapeze.brd');
@@ -79,7 +70,7 @@ describe('AnalysisPool', () => {
   });
 
   it('stops an analysis past the hard limit with analysis.timeout, and the next upload gets a fresh thread', async () => {
-    // With a budget this large the solver works on (about a second here) until it finds a solution.
+    // With a budget this large the solver would work on the board for a minute: the hard limit ends it.
     const analysis = pool({ timeoutMs: 500, budgetMs: 60_000 });
     try {
       const error = await analysis.read({ bytes: HEAVY_BOARD }).catch((e: unknown) => e);

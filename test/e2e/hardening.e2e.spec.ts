@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database.js';
-import { HEAVY_BOARD } from '../analysis/analysis-pool.spec.js';
+import { HEAVY_BOARD_TEXT } from '../support/peg-solitaire/boards.js';
 import { post, startArchive, TestArchive } from './archive-harness.js';
 
 const PROBLEM_JSON = 'application/problem+json';
@@ -214,7 +214,7 @@ describe('hardening: honest answers to odd and hostile requests', () => {
   });
 
   it('keeps answering /health while heavy uploads are analysed', async () => {
-    const uploads = Array.from({ length: 3 }, (_, i) => post(archive, `/games?filename=heavy-${i}.brd`, Buffer.concat([HEAVY_BOARD, Buffer.from(' '.repeat(i))])));
+    const uploads = Array.from({ length: 3 }, (_, i) => post(archive, `/games?filename=heavy-${i}.brd`, HEAVY_BOARD_TEXT + ' '.repeat(i)));
     let settled = false;
     const all = Promise.all(uploads).finally(() => {
       settled = true;
