@@ -51,6 +51,7 @@ function rate(done: number, started: number, unit: Unit): string {
 
 class BarProgress implements Progress {
   private bar?: cliProgress.SingleBar;
+  private label = '';
   private unit: Unit = 'files';
   private started = 0;
   private total?: number;
@@ -59,24 +60,39 @@ class BarProgress implements Progress {
 
   begin(label: string, unit: Unit, total?: number): void {
     this.end();
+    this.label = label;
     this.unit = unit;
     this.total = total;
     this.started = Date.now();
-    const counted = unit === 'files' && total !== undefined ? '{bar} {percentage}% | {value}/{total} files | {rate} | ETA {eta_formatted}' : '{amount} | {rate}';
-    this.bar = new cliProgress.SingleBar(
-      { format: `${label} ${counted}{extra}`, stream: this.stream, hideCursor: true, etaBuffer: 50, fps: 5, noTTYOutput: false },
-      cliProgress.Presets.shades_classic,
-    );
-    this.bar.start(total ?? 0, 0, { amount: amount(0, unit), rate: rate(0, this.started, unit), extra: '' });
+    this.start(0, '');
   }
 
   update(done: number, total?: number, extra?: string): void {
     if (!this.bar) return;
+    const shown = extra ? ` | ${extra}` : '';
     if (total !== undefined && total !== this.total) {
+      const counting = this.unit === 'files' && this.total === undefined;
       this.total = total;
+      if (counting) {
+        // Files counted without a total (an archive while it is sent) get their bar and ETA once the archive says how many it holds.
+        this.bar.stop();
+        this.start(done, shown);
+        return;
+      }
       this.bar.setTotal(total);
     }
-    this.bar.update(done, { amount: amount(done, this.unit), rate: rate(done, this.started, this.unit), extra: extra ? ` | ${extra}` : '' });
+    this.bar.update(done, { amount: amount(done, this.unit), rate: rate(done, this.started, this.unit), extra: shown });
+  }
+
+  /** A bar from `done`: with a total and ETA for files whose total is known, else the count and rate (cleared when replaced by the bar). */
+  private start(done: number, extra: string): void {
+    const barred = this.unit === 'files' && this.total !== undefined;
+    const counted = barred ? '{bar} {percentage}% | {value}/{total} files | {rate} | ETA {eta_formatted}' : '{amount} | {rate}';
+    this.bar = new cliProgress.SingleBar(
+      { format: `${this.label} ${counted}{extra}`, stream: this.stream, hideCursor: true, etaBuffer: 50, fps: 5, noTTYOutput: false, clearOnComplete: this.unit === 'files' && !barred },
+      cliProgress.Presets.shades_classic,
+    );
+    this.bar.start(this.total ?? 0, done, { amount: amount(done, this.unit), rate: rate(done, this.started, this.unit), extra });
   }
 
   note(): void {}

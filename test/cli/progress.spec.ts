@@ -1,0 +1,33 @@
+import { progressFor } from '../../src/cli/progress.js';
+
+/** A terminal's stream as far as cli-progress looks at one: writes collected, no escapes interpreted. */
+function terminal(): { stream: NodeJS.WritableStream & { isTTY: boolean }; output: () => string } {
+  let written = '';
+  const stream = { isTTY: true, columns: 200, write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
+  return { stream, output: () => written };
+}
+
+describe('progress on a terminal', () => {
+  it('turns an archive count into a bar with an ETA once the import says how many files it holds', () => {
+    const { stream, output } = terminal();
+    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    // While the archive is sent, nothing says how many files it has: a count and a rate.
+    progress.begin('games.tgz', 'files');
+    expect(output()).toContain('games.tgz 0 | 0.0 files/s');
+    expect(output()).not.toContain('ETA');
+    // The import answers with its total (131 files): from then on a bar, the count of the total and an ETA.
+    progress.update(0, 131, '0 games stored');
+    progress.update(65, 131, '120 games stored');
+    progress.end();
+    expect(output()).toMatch(/games\.tgz \S+ \d+% \| 65\/131 files \| [\d.]+ files\/s \| ETA \S+ \| 120 games stored/);
+  });
+
+  it('shows plain files with their total from the start', () => {
+    const { stream, output } = terminal();
+    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    progress.begin('files', 'files', 4);
+    progress.update(1, 4, '1 games stored');
+    progress.end();
+    expect(output()).toMatch(/files \S+ 25% \| 1\/4 files \| [\d.]+ files\/s \| ETA \S+ \| 1 games stored/);
+  });
+});
