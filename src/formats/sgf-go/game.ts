@@ -81,7 +81,7 @@ export function buildGame(collection: SgfCollection, tree: SgfGameTree, limits: 
   const movePoint = (value: SgfValue, id: string): GoPoint | null => {
     const text = value.text.trim();
     if (text === '' || (text === 'tt' && width <= 19 && height <= 19)) return null;
-    return point(text) ?? fail(`${id}[${value.text}] is not a move: two letters a-z/A-Z, or [] for a pass`, value.start);
+    return point(text) ?? fail(`${id}[${value.text}] is not a move: two letters a-z/A-Z, or [] for a pass${dotsHint(text)}`, value.start);
   };
   const setupPoints = (node: SgfNode): GoSetupPoint[] => {
     if (!node.properties.some(isSetup)) return NO_SETUP;
@@ -193,6 +193,17 @@ const isSetup = (property: SgfProperty): boolean => SETUP_PROPERTIES.some(([id])
 
 /** What a node without setup properties sets up (shared: never changed). */
 const NO_SETUP: GoSetupPoint[] = [];
+
+/**
+ * What to tell the uploader when a move is written as Dots SGF writes one (a point, a dot, the
+ * surrounding chain: `ab.abbccbba`): a Dots file without `GM[40]` is Go by SGF's default, and only
+ * naming its format reads it as Dots.
+ */
+function dotsHint(text: string): string {
+  return /^[a-zA-Z]{2}\.[a-zA-Z]/.test(text)
+    ? ' (a point, a dot and a chain of points is a Dots move with its surround: a Dots game whose root has no GM[40] is read as Go; send it with format=SGF/FF4-Dots)'
+    : '';
+}
 
 /** Whether the node holds a move (a `B` or `W` with a value). */
 function hasMove(node: SgfNode): boolean {
