@@ -127,15 +127,18 @@ async function uploadOne(connection: Connection, file: InputFile, format: string
 async function importArchive(connection: Connection, archive: InputFile, options: ImportOptions, tally: Tally, progress: Progress): Promise<void> {
   const kind = archive.kind as keyof typeof ARCHIVE_MEDIA_TYPES;
   const name = basename(archive.path);
-  progress.begin(name, 'files');
   let state: ImportDto;
   for (let attempt = 1; ; attempt += 1) {
+    // The archive is sent first (a gigabyte may take a while): its bytes, counted as fetch reads them.
+    const archiveFile = await openAsBlob(archive.path);
+    progress.begin(`${name} (sending)`, 'bytes', archiveFile.size);
     const result = await importFiles({
       client: connection.client,
-      body: await openAsBlob(archive.path),
+      body: new CountedBlob([archiveFile], (sent) => progress.update(sent)),
       headers: { 'Content-Type': ARCHIVE_MEDIA_TYPES[kind] },
       query: { filename: name.slice(0, 255) },
     });
+    progress.end();
     if (await waitToRetry(result.response, attempt)) continue;
     const status = result.response?.status ?? 0;
     if (result.response && !result.response.ok && status !== 401 && status !== 403 && status < 500) {
@@ -150,6 +153,7 @@ async function importArchive(connection: Connection, archive: InputFile, options
     break;
   }
   const id = state.id;
+  progress.begin(name, 'files', state.filesTotal);
   for (;;) {
     progress.update(state.filesDone, state.filesTotal, `${state.gamesStored} games stored`);
     if (state.state !== 'running') break;
@@ -168,6 +172,34 @@ async function importArchive(connection: Connection, archive: InputFile, options
     tally.failed.push({ path: archive.path, reason: `the import stopped after ${state.filesDone} of ${state.filesTotal} files${why}` });
   }
   progress.note(`${archive.path}: ${state.filesDone} files, ${state.gamesStored} games stored, ${state.duplicates} duplicates, ${state.refused} refused`);
+}
+
+/**
+ * A Blob (so fetch still sends its length) that counts its bytes as they are read for sending.
+ * Made of a file's Blob, it refers to the file; nothing is read into memory beforehand.
+ */
+class CountedBlob extends Blob {
+  private sent = 0;
+
+  constructor(
+    parts: Blob[],
+    private readonly counted: (sent: number) => void,
+  ) {
+    super(parts);
+  }
+
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    this.sent = 0;
+    return super.stream().pipeThrough(
+      new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+        transform: (chunk, controller) => {
+          this.sent += chunk.byteLength;
+          this.counted(this.sent);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+  }
 }
 
 /** The NDJSON lines of an import's results (`ImportResultDto`), read as they stream in: an import may have many files. */

@@ -7,7 +7,7 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** How a phase counts: files (a bar with ETA when the total is known) or bytes of a download. */
+/** How a phase counts: files, or bytes sent or received (a bar with ETA when the total is known). */
 export type Unit = 'files' | 'bytes';
 
 /**
@@ -84,10 +84,14 @@ class BarProgress implements Progress {
     this.bar.update(done, { amount: amount(done, this.unit), rate: rate(done, this.started, this.unit), extra: shown });
   }
 
-  /** A bar from `done`: with a total and ETA for files whose total is known, else the count and rate (cleared when replaced by the bar). */
+  /** A bar from `done`: with its total and an ETA when the total is known, else the count and rate (for files, cleared when replaced by the bar). */
   private start(done: number, extra: string): void {
-    const barred = this.unit === 'files' && this.total !== undefined;
-    const counted = barred ? '{bar} {percentage}% | {value}/{total} files | {rate} | ETA {eta_formatted}' : '{amount} | {rate}';
+    const barred = this.total !== undefined;
+    const counted = !barred
+      ? '{amount} | {rate}'
+      : this.unit === 'files'
+        ? '{bar} {percentage}% | {value}/{total} files | {rate} | ETA {eta_formatted}'
+        : `{bar} {percentage}% | {amount} of ${formatBytes(this.total!)} | {rate} | ETA {eta_formatted}`;
     this.bar = new cliProgress.SingleBar(
       { format: `${this.label} ${counted}{extra}`, stream: this.stream, hideCursor: true, etaBuffer: 50, fps: 5, noTTYOutput: false, clearOnComplete: this.unit === 'files' && !barred },
       cliProgress.Presets.shades_classic,
@@ -142,7 +146,8 @@ class LineProgress implements Progress {
     if (!this.last) return;
     this.lastLine = Date.now();
     const { done, total, extra } = this.last;
-    const count = this.unit === 'files' ? `${done}${total !== undefined ? `/${total}` : ''} files` : amount(done, this.unit);
+    const of = total !== undefined ? (this.unit === 'files' ? `/${total}` : ` of ${formatBytes(total)}`) : '';
+    const count = this.unit === 'files' ? `${done}${of} files` : `${amount(done, this.unit)}${of}`;
     this.stream.write(`${this.label}: ${count}, ${rate(done, this.started, this.unit)}${extra ? `, ${extra}` : ''}\n`);
   }
 }

@@ -30,4 +30,13 @@ describe('progress on a terminal', () => {
     progress.end();
     expect(output()).toMatch(/files \S+ 25% \| 1\/4 files \| [\d.]+ files\/s \| ETA \S+ \| 1 games stored/);
   });
+
+  it('shows an archive being sent as bytes of its size, with an ETA', () => {
+    const { stream, output } = terminal();
+    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    progress.begin('games.tar (sending)', 'bytes', 3 * 1024 * 1024);
+    progress.update(1024 * 1024);
+    progress.end();
+    expect(output()).toMatch(/games\.tar \(sending\) \S+ 33% \| 1\.0 MiB of 3\.0 MiB \| [^|]+\/s \| ETA \S+/);
+  });
 });

@@ -40,7 +40,7 @@ describe('SGF GM[40] real files', () => {
   it('refuses GM-less u0O9GbZR as Go at its first surround, telling how to have it read as Dots', async () => {
     const reader = new FormatReader(FORMAT_PLUGINS);
     // The kropla file writes its 127th move B[ao.aobpcobnao]: point ao, then the chain it surrounds.
-    const error = await reader.read(byName('u0O9GbZR.sgf'), options).catch((e: unknown) => e);
+    const error = await reader.read(byName('u0O9GbZR.sgf'), { timeBudgetMs: 1000, limits: DEFAULT_LIMITS }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'format.malformed' });
     expect((error as Error).message).toContain('B[ao.aobpcobnao] is not a move');
     expect((error as Error).message).toContain('format=SGF/FF4-Dots');
