@@ -47,17 +47,31 @@ export function replayGoGame<N extends GoMoveNode>(size: number, roots: readonly
     },
     initial,
   );
-  let area: AreaScore | undefined;
-  return {
-    moves,
-    mainLine: moves.filter((m) => m.line === 0),
-    lines,
-    finalPosition,
-    // Counted when asked for: GoFans regenerates Points from it, SGF never scores a position.
-    get area() {
-      return (area ??= areaScore(finalPosition));
-    },
-  };
+  return new Replayed(moves, lines, finalPosition);
+}
+
+/**
+ * A replay's answer. A class, its `area` counted when first asked for (GoFans regenerates Points
+ * from it, SGF never scores a position): an object literal with a getter is made by the runtime in
+ * the old generation, and from there it held every game's replayed moves through the next young
+ * collection, which then moved them to the old generation too (two thirds of the garbage
+ * collector's work in reading an SGF collection).
+ */
+class Replayed<N extends GoMoveNode> implements GoGameReplay<N> {
+  readonly mainLine: readonly ReplayedGoMove<N>[];
+  private counted: AreaScore | undefined;
+
+  constructor(
+    readonly moves: readonly ReplayedGoMove<N>[],
+    readonly lines: number,
+    readonly finalPosition: GoPosition,
+  ) {
+    this.mainLine = moves.filter((m) => m.line === 0);
+  }
+
+  get area(): AreaScore {
+    return (this.counted ??= areaScore(this.finalPosition));
+  }
 }
 
 /** Whether a line ends with two passes in a row (the usual end of a game that was counted). */
