@@ -49,6 +49,13 @@ function rate(done: number, started: number, unit: Unit): string {
   return unit === 'bytes' ? `${formatBytes(perSecond)}/s` : `${perSecond.toFixed(1)} files/s`;
 }
 
+/**
+ * cli-progress's time format, but `?` while the ETA is no number yet: cli-progress keeps it as the
+ * text `INF` or `NULL` then (nothing done yet), and its format cut that to `NFs`.
+ */
+const eta: cliProgress.TimeFormatter = (seconds, options, roundTo) =>
+  typeof seconds === 'number' && Number.isFinite(seconds) ? cliProgress.Format.TimeFormat(seconds, options, roundTo) : '?';
+
 class BarProgress implements Progress {
   private bar?: cliProgress.SingleBar;
   private label = '';
@@ -93,7 +100,16 @@ class BarProgress implements Progress {
         ? '{bar} {percentage}% | {value}/{total} files | {rate} | ETA {eta_formatted}'
         : `{bar} {percentage}% | {amount} of ${formatBytes(this.total!)} | {rate} | ETA {eta_formatted}`;
     this.bar = new cliProgress.SingleBar(
-      { format: `${this.label} ${counted}{extra}`, stream: this.stream, hideCursor: true, etaBuffer: 50, fps: 5, noTTYOutput: false, clearOnComplete: this.unit === 'files' && !barred },
+      {
+        format: `${this.label} ${counted}{extra}`,
+        stream: this.stream,
+        hideCursor: true,
+        etaBuffer: 50,
+        fps: 5,
+        noTTYOutput: false,
+        clearOnComplete: this.unit === 'files' && !barred,
+        formatTime: eta,
+      },
       cliProgress.Presets.shades_classic,
     );
     this.bar.start(this.total ?? 0, done, { amount: amount(done, this.unit), rate: rate(done, this.started, this.unit), extra });

@@ -39,4 +39,14 @@ describe('progress on a terminal', () => {
     progress.end();
     expect(output()).toMatch(/games\.tar \(sending\) \S+ 33% \| 1\.0 MiB of 3\.0 MiB \| [^|]+\/s \| ETA \S+/);
   });
+
+  it('writes the ETA as ? until something is done to reckon it from', () => {
+    const { stream, output } = terminal();
+    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    progress.begin('games.tar', 'files', 6);
+    progress.update(0, 6, '0 games stored');
+    progress.end();
+    expect(output()).toContain('0/6 files | 0.0 files/s | ETA ? | 0 games stored');
+    expect(output()).not.toMatch(/ETA N/);
+  });
 });
