@@ -6,8 +6,8 @@ import { memoryOf, percentile, serveArchive, ServedArchive, sleep, withScratchDa
 
 /**
  * Responsiveness under hostile load: 4 clients upload the heaviest inputs in a loop — a bare VK
- * code of 1,000,000 moves, a 13x10 peg board the solver spends its whole budget on (it cannot be cleared, but no parity argument shows it), a 4.7 MB GoFans
- * 1.1 game of 100,000 moves — while a prober asks for /health and a player search. The same probes
+ * code of 1,000,000 moves, a 13x10 peg board the solver spends its whole budget on (it cannot be
+ * cleared, but no parity argument shows it), a 4.7 MB GoFans 1.1 game of 100,000 moves — while a prober asks for /health and a player search. The same probes
  * without the load, in the same run, are the baseline. Goal: p99 under 100 ms under load. Prints
  * RSS before and after. Embedded database always; a PostgreSQL server with BENCH_DATABASE_URL.
  */
@@ -15,7 +15,6 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const BASELINE_SECONDS = 5;
 const CLIENTS = 4;
 const PROBE_PAUSE_MS = 20;
-
 
 function heavyGoFans(): string {
   const example = readFileSync(new URL('../../test/fixtures/gofans-examples/ex_1.1.xml', import.meta.url), 'utf8');

@@ -1,16 +1,18 @@
 import { progressFor } from '../../src/cli/progress.js';
 
-/** A terminal's stream as far as cli-progress looks at one: writes collected, no escapes interpreted. */
-function terminal(): { stream: NodeJS.WritableStream & { isTTY: boolean }; output: () => string } {
+/**
+ * The progress display on a terminal: its stream as far as cli-progress looks at one (writes
+ * collected, no escapes interpreted), and everything written to it so far.
+ */
+function onTerminal() {
   let written = '';
-  const stream = { isTTY: true, columns: 200, write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
-  return { stream, output: () => written };
+  const stderr = { isTTY: true, columns: 200, write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
+  return { progress: progressFor({ stdout: { write: () => true }, stderr, env: {} }, false), output: () => written };
 }
 
 describe('progress on a terminal', () => {
   it('turns an archive count into a bar with an ETA once the import says how many files it holds', () => {
-    const { stream, output } = terminal();
-    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    const { progress, output } = onTerminal();
     // While the archive is sent, nothing says how many files it has: a count and a rate.
     progress.begin('games.tgz', 'files');
     expect(output()).toContain('games.tgz 0 | 0.0 files/s');
@@ -23,8 +25,7 @@ describe('progress on a terminal', () => {
   });
 
   it('shows plain files with their total from the start', () => {
-    const { stream, output } = terminal();
-    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    const { progress, output } = onTerminal();
     progress.begin('files', 'files', 4);
     progress.update(1, 4, '1 games stored');
     progress.end();
@@ -32,8 +33,7 @@ describe('progress on a terminal', () => {
   });
 
   it('shows an archive being sent as bytes of its size, with an ETA', () => {
-    const { stream, output } = terminal();
-    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    const { progress, output } = onTerminal();
     progress.begin('games.tar (sending)', 'bytes', 3 * 1024 * 1024);
     progress.update(1024 * 1024);
     progress.end();
@@ -41,8 +41,7 @@ describe('progress on a terminal', () => {
   });
 
   it('writes the ETA as ? until something is done to reckon it from', () => {
-    const { stream, output } = terminal();
-    const progress = progressFor({ stdout: { write: () => true }, stderr: stream, env: {} }, false);
+    const { progress, output } = onTerminal();
     progress.begin('games.tar', 'files', 6);
     progress.update(0, 6, '0 games stored');
     progress.end();
