@@ -4,28 +4,51 @@ import type { Request } from 'express';
 import { AppConfig } from './config.js';
 import { ProblemException } from './problem-codes.js';
 
+/** What an `Authorization` header says of the archive's API keys. */
+export type KeyCheck = { readonly kind: 'none' } | { readonly kind: 'invalid' } | { readonly kind: 'valid'; readonly holder: string };
+
+/**
+ * The archive's API keys (API_KEYS), kept as SHA-256 digests: tells a request's bearer key valid or
+ * not, and names its holder by a digest prefix, never the key itself (the rate limits count by it).
+ */
+export class ApiKeyRing {
+  private readonly keyDigests: readonly Buffer[];
+
+  constructor(keys: readonly string[]) {
+    this.keyDigests = keys.map(digest);
+  }
+
+  get open(): boolean {
+    return this.keyDigests.length === 0;
+  }
+
+  check(authorization: string | undefined): KeyCheck {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) return { kind: 'none' };
+    const given = digest(match[1]);
+    // Comparing digests keeps the comparison constant-time whatever the key lengths.
+    const known = this.keyDigests.find((key) => timingSafeEqual(key, given));
+    return known ? { kind: 'valid', holder: known.subarray(0, 8).toString('hex') } : { kind: 'invalid' };
+  }
+}
+
 /**
  * Guards writes (uploads, deletes) with `Authorization: Bearer <key>` when API_KEYS is set.
  * Without API_KEYS the archive is open, which the app logs at start-up.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  private readonly keyDigests: readonly Buffer[];
+  private readonly keys: ApiKeyRing;
 
   constructor(@Inject(AppConfig) config: AppConfig) {
-    this.keyDigests = config.apiKeys.map(digest);
+    this.keys = new ApiKeyRing(config.apiKeys);
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.keyDigests.length === 0) return true;
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new ProblemException(401, 'auth.required', 'this operation needs an API key: send Authorization: Bearer <key>');
-    const given = digest(match[1]);
-    // Comparing digests keeps the comparison constant-time whatever the key lengths.
-    if (!this.keyDigests.some((known) => timingSafeEqual(known, given))) {
-      throw new ProblemException(401, 'auth.invalid', 'the API key is not valid');
-    }
+    if (this.keys.open) return true;
+    const check = this.keys.check(context.switchToHttp().getRequest<Request>().headers.authorization);
+    if (check.kind === 'none') throw new ProblemException(401, 'auth.required', 'this operation needs an API key: send Authorization: Bearer <key>');
+    if (check.kind === 'invalid') throw new ProblemException(401, 'auth.invalid', 'the API key is not valid');
     return true;
   }
 }

@@ -146,6 +146,14 @@ export class AppConfig {
   @IntSetting(120, 0)
   RATE_LIMIT_WRITES_PER_MINUTE = 120;
 
+  /** Requests per minute with one valid API key (counted by key, not address); 0 turns the limit off. */
+  @IntSetting(6000, 0)
+  RATE_LIMIT_KEY_PER_MINUTE = 6000;
+
+  /** Uploads and deletes per minute with one valid API key; 0 turns the limit off. */
+  @IntSetting(3000, 0)
+  RATE_LIMIT_KEY_WRITES_PER_MINUTE = 3000;
+
   /** Exempt loopback clients (127.0.0.1, ::1) from the rate limits, e.g. for local tests and tools. */
   @BooleanSetting(false)
   RATE_LIMIT_EXEMPT_LOOPBACK = false;

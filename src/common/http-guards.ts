@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { Request, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Logger as Pino } from 'pino';
+import { ApiKeyRing } from './api-key.guard.js';
 import type { AppConfig } from './config.js';
 import type { ProblemCode } from './problem-codes.js';
 import { makeProblem, PROBLEM_JSON } from './problem-details.js';
@@ -15,28 +16,48 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /**
  * Per-client rate limits (express-rate-limit, IETF draft `RateLimit-*` headers): one for every
- * request and a stricter one for writes. 429 answers are problem+json with Retry-After.
+ * request and a stricter one for writes. A request carrying a valid API key is counted against its
+ * key, with the key budgets (RATE_LIMIT_KEY_*), so a club's own tools are not paced like anonymous
+ * clients; any other request against its address. 429 answers are problem+json with Retry-After.
  */
 export function rateLimits(config: AppConfig) {
+  const keys = new ApiKeyRing(config.apiKeys);
+  const holders = new WeakMap<Request, string | null>();
+  /** The key holder a request counts against, or null for its address; checked once a request. */
+  const holderOf = (request: Request): string | null => {
+    let holder = holders.get(request);
+    if (holder === undefined) {
+      const check = keys.check(request.headers.authorization);
+      holder = check.kind === 'valid' ? check.holder : null;
+      holders.set(request, holder);
+    }
+    return holder;
+  };
   const exempt = (request: Request): boolean => config.RATE_LIMIT_EXEMPT_LOOPBACK && LOOPBACK.test(request.ip ?? '');
-  const limiter = (limit: number, what: string, applies: (request: Request) => boolean) =>
-    rateLimit({
+  const limiter = (budget: { readonly address: number; readonly key: number }, what: string, applies: (request: Request) => boolean) => {
+    const limitOf = (request: Request) => (holderOf(request) === null ? budget.address : budget.key);
+    return rateLimit({
       windowMs: 60_000,
-      limit,
+      limit: limitOf,
       standardHeaders: 'draft-6',
       legacyHeaders: false,
-      skip: (request) => !applies(request) || exempt(request),
-      keyGenerator: (request) => ipKeyGenerator(request.ip ?? 'unknown'),
+      skip: (request) => !applies(request) || exempt(request) || limitOf(request) === 0,
+      keyGenerator: (request) => {
+        const holder = holderOf(request);
+        return holder === null ? ipKeyGenerator(request.ip ?? 'unknown') : `key:${holder}`;
+      },
       handler: (request, response) => {
         const reset = (request as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
         const retryAfter = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-        const problem = makeProblem(429, 'request.rate_limited', `more than ${limit} ${what} a minute from this client: retry after ${retryAfter} s`);
+        const who = holderOf(request) === null ? 'this client' : 'this API key';
+        const problem = makeProblem(429, 'request.rate_limited', `more than ${limitOf(request)} ${what} a minute from ${who}: retry after ${retryAfter} s`);
         sendProblem(request, response as Response, problem, retryAfter);
       },
     });
+  };
   return [
-    ...(config.RATE_LIMIT_PER_MINUTE > 0 ? [limiter(config.RATE_LIMIT_PER_MINUTE, 'requests', () => true)] : []),
-    ...(config.RATE_LIMIT_WRITES_PER_MINUTE > 0 ? [limiter(config.RATE_LIMIT_WRITES_PER_MINUTE, 'uploads and deletes', (request) => WRITES.has(request.method))] : []),
+    limiter({ address: config.RATE_LIMIT_PER_MINUTE, key: config.RATE_LIMIT_KEY_PER_MINUTE }, 'requests', () => true),
+    limiter({ address: config.RATE_LIMIT_WRITES_PER_MINUTE, key: config.RATE_LIMIT_KEY_WRITES_PER_MINUTE }, 'uploads and deletes', (request) => WRITES.has(request.method)),
   ];
 }
 

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
     ['MAX_PLIES', '1.5'],
     ['MAX_BOARD_SIDE', '12abc'],
     ['RATE_LIMIT_PER_MINUTE', '-5'],
+    ['RATE_LIMIT_KEY_WRITES_PER_MINUTE', 'lots'],
     ['RATE_LIMIT_EXEMPT_LOOPBACK', 'maybe'],
     ['REQUEST_TIMEOUT_MS', '10'],
   ])('refuses %s=%s and names the variable', (name, value) => {
@@ -57,6 +58,8 @@ describe('loadConfig', () => {
       MAX_LINE_LENGTH: 65_536,
       RATE_LIMIT_PER_MINUTE: 600,
       RATE_LIMIT_WRITES_PER_MINUTE: 120,
+      RATE_LIMIT_KEY_PER_MINUTE: 6000,
+      RATE_LIMIT_KEY_WRITES_PER_MINUTE: 3000,
       RATE_LIMIT_EXEMPT_LOOPBACK: false,
       LOG_FORMAT: 'text',
     });

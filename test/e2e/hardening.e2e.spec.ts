@@ -258,6 +258,57 @@ describe('hardening: rate limits', () => {
   });
 });
 
+describe('hardening: a valid API key has a rate budget of its own', () => {
+  let archive: TestArchive;
+  const KEY = 'club-key-7f3a';
+
+  beforeAll(async () => {
+    archive = await startArchive({
+      API_KEYS: `other-key,${KEY}`,
+      RATE_LIMIT_PER_MINUTE: '50',
+      RATE_LIMIT_WRITES_PER_MINUTE: '1',
+      RATE_LIMIT_KEY_PER_MINUTE: '50',
+      RATE_LIMIT_KEY_WRITES_PER_MINUTE: '3',
+      RATE_LIMIT_EXEMPT_LOOPBACK: 'false',
+    });
+  });
+  afterAll(async () => {
+    await archive.close();
+  });
+
+  const write = (text: string, authorization?: string) =>
+    post(archive, '/games', `${text}\n`, { 'Content-Type': 'text/plain', ...(authorization ? { Authorization: authorization } : {}) });
+
+  it('counts writes with a valid key against the key: three pass where an address gets one, then 429 naming the key', async () => {
+    // The address's single write goes first: without a key it is refused for want of one, and counted.
+    const anonymous = await write('no key');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('ratelimit-limit')).toBe('1');
+    const statuses: number[] = [];
+    for (const text of ['keyed one', 'keyed two', 'keyed three']) {
+      const answer = await write(text, `Bearer ${KEY}`);
+      expect(answer.headers.get('ratelimit-limit')).toBe('3');
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([201, 201, 201]);
+    const refused = await write('keyed four', `Bearer ${KEY}`);
+    expect(refused.status).toBe(429);
+    expect(await problemOf(refused)).toMatchObject({ code: 'request.rate_limited', detail: expect.stringContaining('from this API key') });
+  });
+
+  it('counts a wrong key against the address, whose one write is spent', async () => {
+    const refused = await write('wrong key', 'Bearer not-a-key');
+    expect(refused.status).toBe(429);
+    expect(await problemOf(refused)).toMatchObject({ code: 'request.rate_limited', detail: expect.stringContaining('from this client') });
+  });
+
+  it('gives each key its own budget', async () => {
+    const answer = await write('the other key', 'Bearer other-key');
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('ratelimit-remaining')).toBe('2');
+  });
+});
+
 describe('hardening: request timeouts', () => {
   let archive: TestArchive;
 
