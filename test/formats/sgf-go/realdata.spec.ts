@@ -1,23 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { relative } from 'node:path';
 import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
 import { filesUnder } from '../../support/files.js';
 import { SabakiNode, expectedOutcomes, firstValue, sabakiRoot } from '../../support/go/sabaki-sgf.js';
+import { FOX_GAMES, describeWithRealdata } from '../../support/realdata.js';
 
 /*
- * Every real Go SGF file: GNU Go's regression games (the project's copies in test/fixtures/realdata)
- * and the Fox games (read from /work/shared/realdata, never copied), checked against what independent code reads in them:
- * @sabaki/sgf for the tree and properties, @sabaki/go-board for every capture and its legality.
+ * Every real Go SGF file: GNU Go's regression games (the project's copies in test/fixtures/realdata),
+ * the games written for the tests in the Fox client's shape (test/fixtures/written/fox-like) and the
+ * Fox games themselves (read from TABULA_REALDATA, never copied; skipped, saying so, where they are
+ * not), checked against what independent code reads in them: @sabaki/sgf for the tree and
+ * properties, @sabaki/go-board for every capture and its legality.
  */
 const require = createRequire(import.meta.url);
 const GoBoard = require('@sabaki/go-board') as typeof import('@sabaki/go-board').default;
-const gnugo = filesUnder('test/fixtures/realdata/go/gnugo_regression_games', '.sgf');
-const fox = filesUnder('/work/shared/realdata/go/fox-deepzengo', '.sgf');
-/** A file's path below its corpus folder, for messages. */
-const shown = (path: string) => path.replace(/^.*realdata\/go\//, '');
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 
 /** What the test reads itself: the root and the main line by @sabaki/sgf. */
@@ -30,18 +30,33 @@ function independent(bytes: Buffer) {
 
 const first = firstValue;
 
-describe('real Go SGF files', () => {
+/** A corpus of Go SGF files and what the test knows of it beforehand. */
+interface Corpus {
+  readonly folder: string;
+  readonly count: number;
+  /** Whether an integer KM of three digits or more is komi in hundredths, as the Fox client writes it. */
+  readonly komiInHundredths: boolean;
+  /** Games whose RE names a winner or a draw; main-line plies; stones captured in them. */
+  readonly decided: number;
+  readonly plies: number;
+  readonly captured: number;
+}
+
+/** The checks of one corpus, inside a describe. */
+function checksOf(corpus: Corpus): void {
+  const files = filesUnder(corpus.folder, '.sgf');
+  /** A file's path below its corpus folder, for messages. */
+  const shown = (path: string) => relative(corpus.folder, path);
   const records = new Map<string, GameRecord>();
 
   beforeAll(async () => {
-    for (const path of [...gnugo, ...fox]) records.set(path, await sgfGoPlugin.read({ bytes: readFileSync(path), filename: path }, options));
+    for (const path of files) records.set(path, await sgfGoPlugin.read({ bytes: readFileSync(path), filename: path }, options));
   });
 
-  it('are all there: 673 GNU Go games and 130 Fox games, each detected by this plugin only', () => {
-    expect(gnugo.length).toBe(673);
-    expect(fox.length).toBe(130);
+  it(`are all there: ${corpus.count} games, each detected by this plugin only`, () => {
+    expect(files.length).toBe(corpus.count);
     const wrong: string[] = [];
-    for (const path of [...gnugo, ...fox]) {
+    for (const path of files) {
       const claimants = FORMAT_PLUGINS.filter((plugin) => plugin.detect({ bytes: readFileSync(path) })).map((p) => p.id);
       if (claimants.join() !== 'sgf-go') wrong.push(`${shown(path)}: ${claimants.join() || 'none'}`);
     }
@@ -63,7 +78,7 @@ describe('real Go SGF files', () => {
       const size = Number(first(root, 'SZ') ?? 19);
       const km = first(root, 'KM');
       // The Fox client writes komi in hundredths (the corpus README: KM[650]/KM[750] = 6.5/7.5).
-      const komi = km === null ? null : path.includes('fox-deepzengo') && /^\d{3,}$/.test(km) ? Number(km) / 100 : Number(km);
+      const komi = km === null ? null : corpus.komiInHundredths && /^\d{3,}$/.test(km) ? Number(km) / 100 : Number(km);
       const got = [a.players.map((p) => p.name), a.facts.boardWidth, a.facts.boardHeight, a.details.komi, a.facts.event];
       const want = [[first(root, 'PB'), first(root, 'PW')], size, size, komi, first(root, 'EV')];
       if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`${shown(path)}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
@@ -84,7 +99,7 @@ describe('real Go SGF files', () => {
       if (got.join() !== want.join()) wrong.push(`${shown(path)}: RE[${first(root, 'RE')}] gives ${got}`);
     }
     expect(wrong).toEqual([]);
-    expect(decided).toBeGreaterThan(700);
+    expect(decided).toBe(corpus.decided);
   });
 
   it('replay the main line move for move, every capture agreeing with @sabaki/go-board (setup stones included)', () => {
@@ -134,6 +149,21 @@ describe('real Go SGF files', () => {
     }
     expect(wrong.slice(0, 10)).toEqual([]);
     console.log(`${records.size} files, ${plies} main-line plies, ${captured} captured stones compared with @sabaki/go-board`);
-    expect(plies).toBeGreaterThan(100_000);
+    expect([plies, captured]).toEqual([corpus.plies, corpus.captured]);
   });
+}
+
+// The counts of the two real corpora are the test's own (RE read plainly, @sabaki/sgf's main lines,
+// @sabaki/go-board's captures); together they make the 152,735 plies and 11,160 stones of docs/formats/sgf-go.md.
+describe('real Go SGF files: GNU Go\'s regression games', () => {
+  checksOf({ folder: 'test/fixtures/realdata/go/gnugo_regression_games', count: 673, komiInHundredths: false, decided: 671, plies: 127_917, captured: 9_507 });
+});
+
+describe('Go SGF files written for the tests in the Fox client\'s shape', () => {
+  // Read by hand from the three files: all three decided (B+R, W+2.5, W+R); 13 + 14 + 10 moves; one stone taken in each of the first two.
+  checksOf({ folder: 'test/fixtures/written/fox-like', count: 3, komiInHundredths: true, decided: 3, plies: 37, captured: 2 });
+});
+
+describeWithRealdata('real Go SGF files: the Fox games', FOX_GAMES, (folder) => {
+  checksOf({ folder, count: 130, komiInHundredths: true, decided: 130, plies: 24_818, captured: 1_653 });
 });
