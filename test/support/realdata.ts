@@ -23,7 +23,7 @@ export const FOX_GAMES: SharedData = { relative: 'go/fox-deepzengo', what: 'Fox 
 export const TYGEM_GAMES: SharedData = { relative: 'go/tygem', what: 'TYGEM games' };
 
 /** One file of a shared folder, e.g. `inShared(FOX_GAMES, 'fox-002.sgf')`. */
-export const inShared = (data: SharedData, file: string): SharedData => ({ relative: `${data.relative}/${file}`, what: `${data.what} (${file})` });
+export const inShared = (data: SharedData, file: string): SharedData => ({ relative: `${data.relative}/${file}`, what: `${file} of the ${data.what}` });
 
 /** The repository's root: the nearest folder above this file with a package.json (it runs from test/support, and from dist/test/support in the benches). */
 function repositoryRoot(): string {

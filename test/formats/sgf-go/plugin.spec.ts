@@ -6,9 +6,11 @@ import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
 import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
 import { limitOptions, refusal } from '../../support/limits.js';
+import { FOX_GAMES, describeWithRealdata, inShared } from '../../support/realdata.js';
 
 const GNUGO = 'test/fixtures/realdata/go/gnugo_regression_games/';
-const FOX = '/work/shared/realdata/go/fox-deepzengo/';
+// Written for the tests in the Fox client's shape (the Fox games themselves are read from TABULA_REALDATA).
+const FOX_LIKE = 'test/fixtures/written/fox-like/';
 const options = limitOptions();
 const read = (text: string | Buffer, limits = options) => sgfGoPlugin.read({ bytes: typeof text === 'string' ? Buffer.from(text, 'utf8') : text }, limits);
 const analysis = async (text: string | Buffer) => (await read(text)).analysis!;
@@ -29,19 +31,6 @@ describe('SGF Go: real files checked by hand', () => {
     // RE[W+]: a win with neither a margin nor a reason.
     expect(a.facts).toEqual({ boardWidth: 19, boardHeight: 19, datePlayed: '2006-05-29', event: '11th Computer Olympiad', rules: 'Chinese', ending: 'unknown', margin: null });
     expect(a.verdict).toEqual({ legal: true, consistent: true, problems: [] });
-  });
-
-  it('a Fox game: UTF-8 names, ranks in 段, KM[650] read as 6.5, B+R as a resignation', async () => {
-    // fox-002.sgf: PB[DeepZenGo]BR[9段] PW[赵治勋]WR[P9段] KM[650] RE[B+R] DT[2016-11-20]; 179 moves.
-    const a = await analysis(readFileSync(FOX + 'fox-002.sgf'));
-    expect(a.players.map((p) => [p.name, p.outcome])).toEqual([
-      ['DeepZenGo', 'won'],
-      ['赵治勋', 'lost'],
-    ]);
-    expect(a.details).toMatchObject({ komi: 6.5, komiText: '650', komiForm: 'hundredths', ratings: { black: '9段', white: 'P9段' }, gameName: '第2届电王战第2局', end: 'resignation' });
-    expect(a.result).toBe('black wins by resignation');
-    expect(a.moveCount).toBe(179);
-    expect(a.facts.datePlayed).toBe('2016-11-20');
   });
 
   it('the Latin-1 file egc2001/tg-gg.sgf ("créé par TurboGo", no CA) is read through the archive\'s reader', async () => {
@@ -67,9 +56,25 @@ describe('SGF Go: real files checked by hand', () => {
     // The body is ASCII, the same bytes in either charset: kept as a byte range of the file.
     expect(bytes.subarray(record.spans.body!.start, record.spans.body!.end).toString('latin1')).toBe(record.body);
   });
+});
+
+// The same shown on games written for the tests: test/formats/sgf-go/fox-like.spec.ts.
+describeWithRealdata('SGF Go: a Fox game of the shared real data, checked by hand', inShared(FOX_GAMES, 'fox-002.sgf'), (path) => {
+  it('a Fox game: UTF-8 names, ranks in 段, KM[650] read as 6.5, B+R as a resignation', async () => {
+    // fox-002.sgf: PB[DeepZenGo]BR[9段] PW[赵治勋]WR[P9段] KM[650] RE[B+R] DT[2016-11-20]; 179 moves.
+    const a = await analysis(readFileSync(path));
+    expect(a.players.map((p) => [p.name, p.outcome])).toEqual([
+      ['DeepZenGo', 'won'],
+      ['赵治勋', 'lost'],
+    ]);
+    expect(a.details).toMatchObject({ komi: 6.5, komiText: '650', komiForm: 'hundredths', ratings: { black: '9段', white: 'P9段' }, gameName: '第2届电王战第2局', end: 'resignation' });
+    expect(a.result).toBe('black wins by resignation');
+    expect(a.moveCount).toBe(179);
+    expect(a.facts.datePlayed).toBe('2016-11-20');
+  });
 
   it('header and body of a UTF-8 file are byte ranges of it: the root node, and the rest of the tree', async () => {
-    const bytes = readFileSync(FOX + 'fox-002.sgf');
+    const bytes = readFileSync(path);
     const record = await new FormatReader(FORMAT_PLUGINS).read({ bytes }, { timeBudgetMs: 1000, limits: DEFAULT_LIMITS });
     expect(record.header!.startsWith(';CA[UTF-8]AP[YuanYu]GM[1]')).toBe(true);
     expect(record.header!.endsWith('TT[60]')).toBe(true);
@@ -77,6 +82,16 @@ describe('SGF Go: real files checked by hand', () => {
     expect(record.body!.endsWith(';B[kf]')).toBe(true);
     expect(bytes.subarray(record.spans.header!.start, record.spans.header!.end).toString('utf8')).toBe(record.header);
     expect(bytes.subarray(record.spans.body!.start, record.spans.body!.end).toString('utf8')).toBe(record.body);
+  });
+
+  it('regenerates it to a game with the same replay and index values, KM[650] written KM[6.5]', async () => {
+    const bytes = readFileSync(path);
+    const regenerated = await sgfGoPlugin.regenerate({ bytes }, options);
+    expect(regenerated.content.toString()).toContain('KM[6.5]');
+    const [before, after] = [await analysis(bytes), await analysis(regenerated.content as Buffer)];
+    expect(after.replay).toEqual(before.replay);
+    expect(after.players).toEqual(before.players);
+    expect(after.details.komi).toBe(6.5);
   });
 });
 
@@ -330,8 +345,8 @@ describe('SGF Go: regenerate', () => {
     expect(after.details.variations).toBe(1);
   });
 
-  it('regenerates real files to games with the same replay and index values', async () => {
-    for (const path of [GNUGO + 'egc2001/tg-gg.sgf', FOX + 'fox-002.sgf', GNUGO + 'atari_atari04.sgf']) {
+  it('regenerates real files, and a Fox-like one written for the tests, to games with the same replay and index values', async () => {
+    for (const path of [GNUGO + 'egc2001/tg-gg.sgf', FOX_LIKE + 'hundredths-650.sgf', GNUGO + 'atari_atari04.sgf']) {
       const bytes = readFileSync(path);
       const regenerated = await sgfGoPlugin.regenerate({ bytes }, options);
       const [before, after] = [await analysis(bytes), await analysis(regenerated.content as Buffer)];
