@@ -20,8 +20,9 @@ const require = createRequire(import.meta.url);
 const sabaki = require('@sabaki/sgf') as { parse(text: string): unknown[] };
 const fixture = (path: string): Buffer => readFileSync(new URL(`../${path}`, import.meta.url));
 const GNUGO = 'fixtures/realdata/go/gnugo_regression_games';
-// A Fox game (CA[UTF-8], Chinese names): read from the shared corpus, never copied into the project.
-const FOX = '/work/shared/realdata/go/fox-deepzengo/fox-001.sgf';
+// A game in the Fox client's shape (CA[UTF-8], Chinese names, KM[650]), written for the tests: the Fox
+// games themselves may not be copied into the project.
+const FOX_LIKE = 'fixtures/written/fox-like/hundredths-650.sgf';
 
 interface Game {
   id: number;
@@ -41,6 +42,7 @@ describe('bulk exports', () => {
   let gofans: Game;
   let bars: Game;
   let hostile: Game;
+  let foxLike: Game;
   let pdnGames: number[];
 
   const upload = async (bytes: Buffer | string, filename: string): Promise<Game> => {
@@ -68,8 +70,8 @@ describe('bulk exports', () => {
     go.push(gofans);
     hostile = await upload(fixture(`${GNUGO}/9x9-3.sgf`), 'hostile.sgf');
     go.push(hostile);
-    // A Fox game (CA[UTF-8], Chinese names), read from the shared real data, never copied into the project.
-    go.push(await upload(readFileSync(FOX), 'fox-001.sgf'));
+    foxLike = await upload(fixture(FOX_LIKE), 'hundredths-650.sgf');
+    go.push(foxLike);
     await upload(fixture('formats/vk-dots/fixtures/full-game.txt'), 'vk.txt');
     bars = await upload(fixture('e2e/fixtures/demonstration.bars'), 'demo.bars');
     const abatsiev = await uploadCollection(fixture('fixtures/realdata/checkers/russian/abatsiev.pdn'), 'abatsiev.pdn');
@@ -132,6 +134,8 @@ describe('bulk exports', () => {
       expect(line.players.map((player: { name: string | null }) => player.name)).toEqual(game.players.map((player) => player.name));
     }
     expect(manifest.find((line) => line.id === hostile.id)!.filename).toBe('bell\u0007\u001b[31m\u202eevil/../x.sgf');
+    // The UTF-8 names as the file writes them: PB[山间清风], PW[木鱼AI].
+    expect(manifest.find((line) => line.id === foxLike.id)!.players.map((player: { name: string | null }) => player.name)).toEqual(['山间清风', '木鱼AI']);
   });
 
   it.each(['', 'sort=uploaded', 'uploadedFrom=2000-01-01T00:00:00Z', 'uploadedFrom=2000-01-01T00:00:00Z&sort=uploaded'])(
