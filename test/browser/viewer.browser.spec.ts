@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { viewerDirectory } from '../../src/common/viewer.js';
 import { post, startArchive, TestArchive } from '../e2e/archive-harness.js';
+import { FOX_GAMES, inShared, realdataMissing, realdataPath } from '../support/realdata.js';
 
 /**
  * The web viewer driven in Chromium (playwright-core, the system's browser): search, a game stepped
@@ -19,8 +20,10 @@ const HAVE_BROWSER = existsSync(CHROMIUM);
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 const fixturePath = (path: string): string => new URL(`../${path}`, import.meta.url).pathname;
 const fixture = (path: string): Buffer => readFileSync(fixturePath(path));
-// A Fox game (Chinese names, 19×19): read from the shared corpus, never copied into the project.
-const FOX = '/work/shared/realdata/go/fox-deepzengo/fox-001.sgf';
+// A 19×19 game in the Fox client's shape with Chinese names, written for the tests (test/fixtures/written/fox-like).
+const FOX_LIKE = 'fixtures/written/fox-like/hundredths-650.sgf';
+// The README's board picture shows a Fox game of the shared real data (TABULA_REALDATA) in its middle game.
+const FOX_PICTURE = inShared(FOX_GAMES, 'fox-001.sgf');
 
 function needViewer(): void {
   if (!existsSync(join(viewerDirectory(), 'index.html'))) throw new Error(`the viewer is not built (${viewerDirectory()}): run npm run build`);
@@ -76,8 +79,8 @@ if (!HAVE_BROWSER) {
       archive = await startArchive();
       // GoFans example 2.2: Anna (black) and Bernd, three plies; black's third stone takes white's.
       ids.gofans = await upload('ex_2.2.xml', fixture('fixtures/gofans-examples/ex_2.2.xml'));
-      if (existsSync(FOX)) ids.fox = await upload('fox-001.sgf', readFileSync(FOX));
-      // A GNU Go game in the repository: the Go notation is checked whether or not the shared corpus is here.
+      ids.foxLike = await upload('hundredths-650.sgf', fixture(FOX_LIKE));
+      // A GNU Go game in the repository.
       ids.gnugo = await upload('9x9-1.sgf', fixture('fixtures/realdata/go/gnugo_regression_games/9x9-1.sgf'));
       // A PDN database: kept whole, each game a game of its own.
       ids.pdn = await upload('ussr1947.pdn', fixture('fixtures/realdata/checkers/russian/ussr1947.pdn'), '/uploads');
@@ -232,7 +235,7 @@ if (!HAVE_BROWSER) {
 
     it('fits a phone-sized screen without horizontal scrolling', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
-      for (const hash of ['#/', `#/games/${ids.fox ?? ids.gofans}`, `#/games/${ids.pdn}`, `#/games/${ids.vk}`, '#/players/anna', '#/upload']) {
+      for (const hash of ['#/', `#/games/${ids.foxLike}`, `#/games/${ids.pdn}`, `#/games/${ids.vk}`, '#/players/anna', '#/upload']) {
         await page.goto(`${archive.baseUrl}/${hash}`);
         await page.waitForLoadState('networkidle');
         expect([hash, await noHorizontalScroll()]).toEqual([hash, true]);
@@ -250,14 +253,12 @@ if (!HAVE_BROWSER) {
       const first = page.locator('.moves button').nth(1);
       await expect(first.innerText()).resolves.toBe('1. ● E5');
       await expect(first.getAttribute('title')).resolves.toBe('SGF ee');
-      if (ids.fox) {
-        await page.goto(`${archive.baseUrl}/#/games/${ids.fox}`);
-        await board();
-        // The Fox game opens with B[qe]: column q is the 17th, R (Go coordinates skip I); row e is the 5th from the top of 19, so 15.
-        const opening = page.locator('.moves button').nth(1);
-        await expect(opening.innerText()).resolves.toBe('1. ● R15');
-        await expect(opening.getAttribute('title')).resolves.toBe('SGF qe');
-      }
+      await page.goto(`${archive.baseUrl}/#/games/${ids.foxLike}`);
+      await board();
+      // The Fox-like game opens with B[pd]: column p is the 16th, Q (Go coordinates skip I); row d is the 4th from the top of 19, so 16.
+      const opening = page.locator('.moves button').nth(1);
+      await expect(opening.innerText()).resolves.toBe('1. ● Q16');
+      await expect(opening.getAttribute('title')).resolves.toBe('SGF pd');
       await page.goto(`${archive.baseUrl}/#/games/${ids.pdn}`);
       await board();
       // The first move of the database's first game, as players write it.
@@ -277,8 +278,11 @@ if (!HAVE_BROWSER) {
       const images = new URL('../../docs/images/', import.meta.url);
       mkdirSync(images, { recursive: true });
       await page.screenshot({ path: new URL('viewer.png', images).pathname });
-      // The board picture: the Fox game in its middle game.
-      const svg = await fetch(`${archive.baseUrl}/games/${ids.fox ?? olympiad}/board.svg?ply=60&size=480`);
+      // The board picture: a Fox game in its middle game, or the Olympiad game where the shared real data is missing.
+      const missing = realdataMissing(FOX_PICTURE);
+      if (missing !== null) console.warn(`board.svg shows crazystone-gnu.sgf instead of a Fox game: ${missing}`);
+      const pictured = missing === null ? await upload('fox-001.sgf', readFileSync(realdataPath(FOX_PICTURE))) : olympiad;
+      const svg = await fetch(`${archive.baseUrl}/games/${pictured}/board.svg?ply=60&size=480`);
       writeFileSync(new URL('board.svg', images), await svg.text());
     });
 
