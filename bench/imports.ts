@@ -10,12 +10,14 @@ import * as tar from 'tar-stream';
 import type { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
 import { GamesRepository } from '../src/games/games.repository.js';
+import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { timeExport } from './export.js';
 import { startInProcess, withScratchDatabase } from './served.js';
 
 /**
  * Bulk import benchmark: BENCH_IMPORT_GAMES real-shaped Go games (default 100,000) — the TYGEM games
- * of January to June 2006 in ../shared (never copied into the project), each month's moves wrapped
+ * of January to June 2006 in the shared real data (TABULA_REALDATA, default ../shared/realdata; never
+ * copied into the project: the bench stops, saying so, without them), each month's moves wrapped
  * as SGF with the index's players, date and result, repeated with a game name telling the copies
  * apart when more games are asked for than the 39,589 there are — packed as SGF collections of
  * 5,000 games (about 7 MB, under the default MAX_UPLOAD_BYTES of 10 MB) into one tar, sent to POST /imports of an archive on the
@@ -28,7 +30,6 @@ import { startInProcess, withScratchDatabase } from './served.js';
  * export's own database reads of them, with the RSS during the export. Each timed phase starts from a
  * CHECKPOINT.
  */
-const TYGEM = process.env.BENCH_TYGEM_DIR ?? '/work/shared/realdata/go/tygem';
 const MONTHS = ['2006-01', '2006-02', '2006-03', '2006-04', '2006-05', '2006-06'];
 const PER_FILE = 5_000;
 /** Games an export lists a query (the export service's batch). */
@@ -37,12 +38,13 @@ const EXPORT_BATCH = 2000;
 const TABLES = ['uploads', 'games', 'game_analyses', 'game_players', 'player_names', 'upload_games', 'import_entries'];
 
 export async function run(): Promise<void> {
+  const tygem = realdataForBench('imports', TYGEM_GAMES);
   const wanted = Number(process.env.BENCH_IMPORT_GAMES ?? 100_000);
   const folder = await mkdtemp(join(tmpdir(), 'tabula-bench-imports-'));
   try {
     const made = performance.now();
     const tarPath = join(folder, 'games.tar');
-    const { games, files } = await packGames(wanted, tarPath);
+    const { games, files } = await packGames(tygem, wanted, tarPath);
     console.log(`imports: ${games} TYGEM games as ${files} SGF collections, ${((await stat(tarPath)).size / 1e6).toFixed(1)} MB of tar, made in ${((performance.now() - made) / 1000).toFixed(1)} s`);
 
     await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') });
@@ -200,9 +202,9 @@ interface Played {
   readonly result: string;
 }
 
-/** The games as SGF, in collections of PER_FILE, written as a tar: counts of games and files. */
-export async function packGames(wanted: number, path: string): Promise<{ games: number; files: number }> {
-  const index = await readIndex();
+/** The games of the TYGEM folder as SGF, in collections of PER_FILE, written as a tar: counts of games and files. */
+export async function packGames(tygem: string, wanted: number, path: string): Promise<{ games: number; files: number }> {
+  const index = await readIndex(tygem);
   const pack = tar.pack();
   const writing = pipeline(pack, createWriteStream(path));
   let games = 0;
@@ -216,7 +218,7 @@ export async function packGames(wanted: number, path: string): Promise<{ games: 
   };
   for (let copy = 1; games < wanted; copy++) {
     for (const month of MONTHS) {
-      for await (const line of zipLines(join(TYGEM, `${month}.zip`))) {
+      for await (const line of zipLines(join(tygem, `${month}.zip`))) {
         if (games >= wanted) break;
         const tab = line.indexOf('\t');
         if (tab < 0) continue;
@@ -237,9 +239,9 @@ export async function packGames(wanted: number, path: string): Promise<{ games: 
 
 const escape = (text: string) => text.replace(/[\\\]]/g, (c) => `\\${c}`);
 
-async function readIndex(): Promise<Map<string, Played>> {
+async function readIndex(tygem: string): Promise<Map<string, Played>> {
   const index = new Map<string, Played>();
-  for await (const line of zipLines(join(TYGEM, 'index-2006.zip'))) {
+  for await (const line of zipLines(join(tygem, 'index-2006.zip'))) {
     const [id, when, black, , , white, , , result] = line.split('\t');
     const date = /^C(\d{4})\.(\d{2})\.(\d{2})/.exec(when ?? '');
     if (id && date) index.set(id, { date: `${date[1]}-${date[2]}-${date[3]}`, black, white, result });

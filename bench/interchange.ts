@@ -5,10 +5,12 @@ import { FormatReader } from '../src/formats/format-reader.js';
 import { DEFAULT_LIMITS } from '../src/formats/limits.js';
 import { FORMAT_PLUGINS } from '../src/formats/registry.js';
 import { filesUnder } from '../test/support/files.js';
+import { FOX_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { startInProcess, withScratchDatabase } from './served.js';
 
 /**
- * SGF and PDN imports on the real corpora: GNU Go's 673 SGF games with the 130 Fox games, the Dots
+ * SGF and PDN imports on the real corpora: GNU Go's 673 SGF games with the 130 Fox games (from the
+ * shared real data, TABULA_REALDATA, default ../shared/realdata; the bench stops, saying so, without them), the Dots
  * SGF games, and the two Russian draughts PDN databases (209 games in two files, sent to POST
  * /uploads, which splits them). Each corpus is timed twice in the same run: the plugins alone on
  * one thread (detect, split, parse, replay: no HTTP, no database — the most the archive could do
@@ -26,11 +28,12 @@ interface Corpus {
 }
 
 function corpora(): Corpus[] {
+  const fox = realdataForBench('interchange', FOX_GAMES);
   const read = (paths: string[]) => paths.map((path) => readFileSync(path));
   return [
     {
       name: 'Go SGF (GNU Go + Fox)',
-      files: read([...filesUnder(`${FIXTURES}go/gnugo_regression_games`, '.sgf'), ...filesUnder('/work/shared/realdata/go/fox-deepzengo', '.sgf')]),
+      files: read([...filesUnder(`${FIXTURES}go/gnugo_regression_games`, '.sgf'), ...filesUnder(fox, '.sgf')]),
       route: '/games',
     },
     { name: 'Dots SGF GM[40]', files: read(filesUnder(`${FIXTURES}dots`, '.sgf')), route: '/games' },
