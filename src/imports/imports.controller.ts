@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, getSchemaPath, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiKeyGuard } from '../common/api-key.guard.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
@@ -72,7 +72,9 @@ export class ImportsController {
     summary: 'What became of each file of an import so far',
     description: 'One JSON line per finished file, in import order; streamed. Call again for the files finished since.',
   })
-  @ApiOkResponse({ description: 'A line per finished file, each an `ImportResultDto`: `position`, `path`, `outcome`, `gameIds`, `uploadId`, `problem`.', content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(ImportResultDto) } } } })
+  // The body is text of many JSON lines, not one ImportResultDto: said so, generators read it as text
+  // (openapi-python-client otherwise parses the whole stream as a single object and fails).
+  @ApiOkResponse({ description: 'A line per finished file, each an `ImportResultDto`: `position`, `path`, `outcome`, `gameIds`, `uploadId`, `problem`.', content: { 'application/x-ndjson': { schema: { type: 'string' } } } })
   @ApiResponse(BAD_ID)
   @ApiNotFoundResponse({ content: problem, description: 'No such import.' })
   results(@Param('id', GameIdPipe) id: GameId, @Res() response: Response): Promise<void> {
