@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** How a file goes to the archive: a file of its own (`POST /uploads`), or an archive of files (`POST /imports`). */
@@ -8,6 +8,11 @@ export type InputKind = 'file' | 'zip' | 'tar' | 'tar.gz';
 export interface InputFile {
   /** The path as given, or joined below a given folder. */
   readonly path: string;
+  /**
+   * Its name when sent in an import of many files: below a folder, the folder's name and the path
+   * inside it (`games/2024/a.sgf`); a file given by itself, its own name. Never absolute or with `..`.
+   */
+  readonly name: string;
   readonly size: number;
   readonly kind: InputKind;
 }
@@ -30,23 +35,23 @@ export async function collectInputs(paths: readonly string[]): Promise<InputFile
     const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
       throw new CliError(`${path}: ${error.code === 'ENOENT' ? 'no such file or folder' : error.message}`, EXIT.usage);
     });
-    if (info.isDirectory()) await walk(path, found);
-    else if (info.isFile()) found.push({ path, size: info.size, kind: kindOf(path) });
+    if (info.isDirectory()) await walk(path, basename(resolve(path)) || 'files', found);
+    else if (info.isFile()) found.push({ path, name: basename(path), size: info.size, kind: kindOf(path) });
     else throw new CliError(`${path}: neither a file nor a folder`, EXIT.usage);
   }
   return found;
 }
 
-async function walk(folder: string, found: InputFile[]): Promise<void> {
+async function walk(folder: string, name: string, found: InputFile[]): Promise<void> {
   const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
     const path = join(folder, entry.name);
     if (entry.isDirectory()) {
-      await walk(path, found);
+      await walk(path, `${name}/${entry.name}`, found);
     } else if (entry.isFile() || entry.isSymbolicLink()) {
       const info = await stat(path).catch(() => undefined);
-      if (info?.isFile()) found.push({ path, size: info.size, kind: kindOf(path) });
+      if (info?.isFile()) found.push({ path, name: `${name}/${entry.name}`, size: info.size, kind: kindOf(path) });
     }
   }
 }

@@ -98,14 +98,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program
     .command('import')
-    .description('Send files to the archive: folders are walked recursively; zip, tar and tar.gz files go in as one import each (POST /imports), every other file as an upload of its own (POST /uploads).')
+    .description(
+      'Send files to the archive: folders are walked recursively; the files found and named go in as one import (POST /imports, sent as a tar made while the files are read), ' +
+        'a single file or files with --game-format as uploads of their own (POST /uploads); zip, tar and tar.gz files go in as one import each.',
+    )
     .argument('<paths...>', 'files, folders, zip or tar files')
-    .option('-c, --concurrency <n>', 'plain files uploaded at once', positive, 4)
-    .option('--game-format <publisher/version>', 'the format of every plain file (skips detection), e.g. GoFans/2.1')
+    .option('-c, --concurrency <n>', 'files uploaded at once (with --game-format)', positive, 4)
+    .option('--game-format <publisher/version>', 'the format of every plain file (skips detection; sends each file as an upload), e.g. GoFans/2.1')
+    .option('--wait <seconds>', 'how long an import in progress is followed through an archive that does not answer (a restart: the archive goes on with it)', positive, 120)
     .addOption(new Option('--poll <ms>', 'milliseconds between looks at an import in progress').argParser(positive).default(500).hideHelp())
     .addHelpText('after', '\nPrints a summary on stdout: files, games stored, duplicates (games the archive already had), refused files with their problem (code: detail).\nExits 1 when a file was refused.')
-    .action(async (paths: string[], options: { concurrency: number; gameFormat?: string; poll: number }) => {
-      status = await runImport(connection(), io, paths, { concurrency: options.concurrency, format: options.gameFormat, pollMs: options.poll, quiet: quiet() });
+    .action(async (paths: string[], options: { concurrency: number; gameFormat?: string; poll: number; wait: number }) => {
+      status = await runImport(connection(), io, paths, { concurrency: options.concurrency, format: options.gameFormat, pollMs: options.poll, patienceMs: options.wait * 1000, quiet: quiet() });
     });
 
   const exportCommand = program

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
 import { runCli } from '../../src/cli/program.js';
 import { manifestOf, unzip } from '../support/archive-entries.js';
 import { freePort } from '../support/free-port.js';
+import { createStore, startServer, stop } from '../support/server-process.js';
+import type { RunningServer } from '../support/server-process.js';
 import { startArchive } from '../e2e/archive-harness.js';
 import type { TestArchive } from '../e2e/archive-harness.js';
 
@@ -235,4 +237,76 @@ describe('tabula import of a zip (POST /imports)', () => {
     expect(status).toBe(1);
     expect(stderr).toContain('games.zip: 5 files');
   });
+});
+
+describe('tabula import of a folder, through a restart of the archive', () => {
+  // The built server in a process of its own (test/support/server-process), killed with SIGKILL
+  // while the folder's import runs and started again on the same port and data.
+  const FOLDER = new URL('../fixtures/realdata/go/gnugo_regression_games/', import.meta.url).pathname;
+  let store: Awaited<ReturnType<typeof createStore>>;
+  let server: RunningServer | undefined;
+
+  beforeAll(async () => {
+    store = await createStore();
+    server = await startServer({ ...store.settings, LOG_LEVEL: 'warn' });
+  });
+  afterAll(async () => {
+    await stop(server, 'SIGKILL');
+    await store?.remove();
+  });
+
+  /** Every file under a folder, as the command walks it (names starting with a dot left out). */
+  const filesUnder = (folder: string): string[] =>
+    readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => !entry.name.startsWith('.'))
+      .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(folder, entry.name)) : [join(folder, entry.name)]));
+
+  it('sends the folder as one import, waits out the restart, and ends with each file once and every game accounted for', async () => {
+    const files = filesUnder(FOLDER);
+    const sgf = files.filter((path) => path.endsWith('.sgf'));
+    // Every game tree of every SGF file, and the provenance note, which is kept as a file of its own.
+    const games = sgf.reduce((sum, path) => sum + sgfGameTrees(readFileSync(path).toString('latin1')), 0) + (files.length - sgf.length);
+    expect(files.length).toBe(674);
+
+    const { baseUrl } = server!;
+    let stdout = '';
+    let stderr = '';
+    const running = runCli(['--url', baseUrl, 'import', '--poll', '100', FOLDER], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => ((stderr += text), true), isTTY: false } as unknown as NodeJS.WritableStream,
+      env: {},
+    });
+
+    // One import, taken whole before anything is stored: killed once some files are done.
+    let done = 0;
+    while (done < 20) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const answer = await fetch(`${baseUrl}/imports/1`).catch(() => undefined);
+      if (answer?.status === 200) done = ((await answer.json()) as { filesDone: number }).filesDone;
+    }
+    expect(done).toBeLessThan(files.length);
+    await stop(server, 'SIGKILL');
+    server = await startServer({ ...store.settings, LOG_LEVEL: 'warn' }, { port: Number(new URL(baseUrl).port) });
+
+    const status = await running;
+    expect(stderr).toContain('the archive is not answering; waiting up to 120 s');
+    expect(stdout).toMatch(new RegExp(`^files: ${files.length}\\ngames stored: (\\d+)\\nduplicates: (\\d+)\\nrefused: 0\\n$`));
+    const [, stored, duplicates] = /games stored: (\d+)\nduplicates: (\d+)/.exec(stdout)!.map(Number);
+    expect(stored + duplicates).toBe(games);
+    expect(status).toBe(0);
+    // A line per file, each file's own path.
+    expect(stderr.match(/^\[\d+\/674\] .*$/gm)?.map((line) => line.replace(/^\[\d+\/674\] (.*?): .*$/, '$1')).sort()).toEqual([...files].sort());
+
+    // Each file's outcome once, and in the archive as many games as the summary says were stored.
+    const results = (await (await fetch(`${baseUrl}/imports/1/results`)).text()).trim().split('\n').map((line) => JSON.parse(line) as { position: number });
+    expect(results.map((line) => line.position)).toEqual(files.map((_, index) => index));
+    let held = 0;
+    for (let page = `${baseUrl}/games?limit=100`; ; ) {
+      const answer = (await (await fetch(page)).json()) as { items: unknown[]; next: string | null };
+      held += answer.items.length;
+      if (answer.next === null) break;
+      page = `${baseUrl}/games?limit=100&cursor=${encodeURIComponent(answer.next)}`;
+    }
+    expect(held).toBe(stored);
+  }, 180_000);
 });

@@ -1,86 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchDatabase } from '../support/scratch-database.js';
-import { freePort } from '../support/free-port.js';
+import { cleanly, createStore, serverUrl, spawnServer, startServer, stop } from '../support/server-process.js';
+import type { RunningServer } from '../support/server-process.js';
 import { checkResponsesOf } from './spec-check.js';
-
-/**
- * The built server (`node dist/src/main.js`, what `npm start` runs; `npm test` builds it first) as a
- * separate process, killed and restarted on the same data: on the embedded database in a temporary
- * DATA_DIR, or — when TABULA_TEST_DATABASE_URL names a server — on a PostgreSQL database created here
- * and dropped at the end.
- */
-const MAIN = new URL('../../dist/src/main.js', import.meta.url).pathname;
-const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
-
-interface Ending {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
-
-/** A clean shutdown on SIGTERM: exit code 0, or SIGTERM raised again once the shutdown hooks have run. */
-const cleanly = (ending: Ending | undefined) => ending !== undefined && (ending.code === 0 || (ending.code === null && ending.signal === 'SIGTERM'));
-
-interface RunningServer {
-  readonly process: ChildProcess;
-  readonly baseUrl: string;
-  output(): string;
-  /** Resolves with how the process ended. */
-  readonly exited: Promise<Ending>;
-}
-
-/** Spawns the server with `settings` (over a clean environment) without waiting for it. */
-function spawnServer(settings: Record<string, string>, port = 0): Omit<RunningServer, 'baseUrl'> {
-  const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, DATA_DIR: undefined, API_KEYS: undefined };
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<Ending>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  return { process: child, output: () => output, exited };
-}
-
-/** Spawns the server and waits until /health answers 200. */
-async function startServer(settings: Record<string, string>): Promise<RunningServer> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build (npm test does)`);
-  const port = await freePort();
-  const server = spawnServer(settings, port);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  checkResponsesOf(baseUrl);
-  let ending: Ending | undefined;
-  void server.exited.then((how) => (ending = how));
-  for (;;) {
-    if (ending) throw new Error(`the server exited (${ending.code ?? ending.signal}) before answering:\n${server.output()}`);
-    try {
-      if ((await fetch(`${baseUrl}/health`)).status === 200) return { ...server, baseUrl };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function stop(server: RunningServer | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<Ending | undefined> {
-  if (!server) return undefined;
-  if (server.process.exitCode === null && server.process.signalCode === null) server.process.kill(signal);
-  return server.exited;
-}
-
-/** Where the data lives: a DATA_DIR, or a database of its own on the PostgreSQL server. */
-async function createStore(): Promise<{ settings: Record<string, string>; remove(): Promise<void> }> {
-  if (!serverUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tabula-crash-'));
-    return { settings: { DATA_DIR: dataDir }, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const database = await createScratchDatabase(serverUrl, 'tabula_test_crash');
-  return { settings: { DATABASE_URL: database.url }, remove: () => database.drop() };
-}
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 /** Real game files: GoFans XML (indexed), BARS and Dots server records, and SGF files (kept as text). */
@@ -117,7 +42,7 @@ describe('the built server killed in the middle of uploads', () => {
   });
 
   it(`keeps every upload it acknowledged, byte for byte, under the same id (${serverUrl ? 'PostgreSQL server' : 'embedded database'})`, async () => {
-    server = await startServer(store.settings);
+    server = await startServer(store.settings, { watch: checkResponsesOf });
     const running = server;
     const acknowledged: Acknowledged[] = [];
     let killed = false;
@@ -161,7 +86,7 @@ describe('the built server killed in the middle of uploads', () => {
     // The real files go first, so some of them were acknowledged, and indexed or kept.
     expect(acknowledged.filter((file) => !file.name.startsWith('client-')).length).toBeGreaterThan(0);
 
-    server = await startServer(store.settings);
+    server = await startServer(store.settings, { watch: checkResponsesOf });
     const restarted = server;
     const missing: string[] = [];
     for (const file of acknowledged) {
@@ -198,7 +123,7 @@ describe('the built server killed in the middle of uploads', () => {
     await new Promise((resolve) => dead.once('exit', resolve));
     writeFileSync(lockFile, `${dead.pid}\n`);
 
-    owner = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    owner = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, { watch: checkResponsesOf });
     expect(owner.output()).toContain(`recovered a stale lock ${lockFile} (pid ${dead.pid} is not running)`);
     expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(owner.process.pid));
 
