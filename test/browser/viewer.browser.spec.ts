@@ -267,7 +267,7 @@ if (!HAVE_BROWSER) {
       expect((await board()).ply).toBeGreaterThan(0);
     });
 
-    (process.env.TABULA_README_PICTURES === '1' ? it : it.skip)('takes the README pictures (TABULA_README_PICTURES=1)', async () => {
+    (process.env.TABULA_README_PICTURES === '1' ? it : it.skip)('takes the README pictures (only with TABULA_README_PICTURES=1)', async () => {
       // The page of a 19×19 game with Latin names (this machine's Chromium may have no CJK font for the Fox game's).
       const olympiad = await upload('crazystone-gnu.sgf', fixture('fixtures/realdata/go/gnugo_regression_games/olympiad2006/19x19/crazystone-gnu.sgf'));
       await page.goto(`${archive.baseUrl}/#/games/${olympiad}`);
