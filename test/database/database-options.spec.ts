@@ -92,7 +92,7 @@ describe('database options', () => {
   });
 
   const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
-  (serverUrl ? it : it.skip)('on a PostgreSQL server, set the statement timeout, which cancels a long statement', async () => {
+  (serverUrl ? it : it.skip)('set the statement timeout, which cancels a long statement (only on a PostgreSQL server)', async () => {
     const archiveDefaults = new DataSource(databaseOptions(serverUrl!, 1));
     await archiveDefaults.initialize();
     try {

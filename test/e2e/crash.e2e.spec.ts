@@ -105,7 +105,7 @@ describe('the built server killed in the middle of uploads', () => {
   });
 });
 
-(serverUrl ? describe.skip : describe)('one server per DATA_DIR (embedded database)', () => {
+(serverUrl ? describe.skip : describe)('one server per DATA_DIR (only on the embedded database)', () => {
   let dataDir: string;
   let owner: RunningServer | undefined;
 

@@ -6,7 +6,7 @@ const onServer = process.env.TABULA_TEST_DATABASE_URL ? describe : describe.skip
 
 // PGlite's locale folds Cyrillic; a server database created with the C ctype does not, which is
 // where folding names in the application instead of with lower() shows. Runs in CI's server pass.
-onServer('player search on a database whose ctype is C', () => {
+onServer('player search on a database whose ctype is C (only on a PostgreSQL server)', () => {
   let archive: TestArchive;
 
   beforeAll(async () => {
