@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { drawsText, svgToPng } from '../../src/render/png.js';
+import { describeIfThere } from '../support/optional.js';
+import type { Requirement } from '../support/optional.js';
 
 /** The PNG form of board pictures, and the font check behind its start-up warning. */
 describe('PNG board pictures', () => {
@@ -12,24 +14,18 @@ describe('PNG board pictures', () => {
   it('know when no font is there to write text with', async () => {
     expect(await drawsText({ font: { loadSystemFonts: false }, logLevel: 'off' })).toBe(false);
   });
+});
 
-  // A font given by file, so the check does not depend on which other fonts this machine has. Without
-  // the file the test is skipped, saying so, unless TABULA_REQUIRE_FONT=1 (CI), which makes it a failure.
-  const dejaVu = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
-  if (existsSync(dejaVu)) {
-    it('write text with a font they are given', async () => {
-      expect(await drawsText({ font: { loadSystemFonts: false, fontFiles: [dejaVu], sansSerifFamily: 'DejaVu Sans' }, logLevel: 'off' })).toBe(true);
-    });
-  } else {
-    const why = `no font at ${dejaVu} (install the Debian package fonts-dejavu-core)`;
-    if (process.env.TABULA_REQUIRE_FONT === '1') {
-      it('write text with a font they are given: finds DejaVu Sans, as TABULA_REQUIRE_FONT=1 demands', () => {
-        throw new Error(`${why}; TABULA_REQUIRE_FONT=1 makes this a failure`);
-      });
-    } else {
-      // Said in the run's output too: the default reporter does not name skipped tests.
-      console.warn(`test/render/png.spec.ts: "write text with a font they are given" skipped: ${why}; TABULA_REQUIRE_FONT=1 makes this a failure`);
-      it.skip(`write text with a font they are given: skipped, ${why}`, () => undefined);
-    }
-  }
+// A font given by file, so the check does not depend on which other fonts this machine has.
+const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+const dejaVuThere: Requirement = {
+  what: 'DejaVu Sans',
+  missing: existsSync(DEJAVU) ? null : `no font at ${DEJAVU} (install the Debian package fonts-dejavu-core)`,
+  requiredBy: 'TABULA_REQUIRE_FONT',
+};
+
+describeIfThere('PNG board pictures with a font', dejaVuThere, () => {
+  it('write text with a font they are given', async () => {
+    expect(await drawsText({ font: { loadSystemFonts: false, fontFiles: [DEJAVU], sansSerifFamily: 'DejaVu Sans' }, logLevel: 'off' })).toBe(true);
+  });
 });

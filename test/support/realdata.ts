@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeIfThere } from './optional.js';
 
 /*
  * The shared real data: game files written by other programs that the project may read but not ship
@@ -51,40 +52,13 @@ export function realdataMissing(data: SharedData): string | null {
   return existsSync(path) ? null : `no ${data.what} at ${path} (set TABULA_REALDATA to the shared real-data folder, by default ../shared/realdata beside the repository)`;
 }
 
-/** Whether a missing shared folder is a failure (TABULA_REQUIRE_REALDATA=1) rather than a skip. */
-export const realdataRequired = (): boolean => process.env.TABULA_REQUIRE_REALDATA === '1';
-
-// Jest's globals, reached through globalThis: the benches compile this file without Jest's types and run it without Jest.
-type Block = () => void;
-interface JestGlobals {
-  describe: ((title: string, block: Block) => void) & { skip: (title: string, block: Block) => void };
-  it: (title: string, test: () => void) => void;
-}
-const jestGlobals = () => globalThis as unknown as JestGlobals;
-
 /**
  * `describe(title, …)` over shared data: `block` gets the absolute path of `data` when it is there.
- * When it is not, the suite prints one line and is skipped (a skipped test's title says the same), or,
- * with TABULA_REQUIRE_REALDATA=1, holds one failing test that names the missing path.
+ * When it is not, the suite says so in one line and is skipped, or, with TABULA_REQUIRE_REALDATA=1,
+ * holds one failing test that names the missing path (test/support/optional).
  */
 export function describeWithRealdata(title: string, data: SharedData, block: (path: string) => void): void {
-  const { describe, it } = jestGlobals();
-  const missing = realdataMissing(data);
-  if (missing === null) {
-    describe(title, () => block(realdataPath(data)));
-  } else if (realdataRequired()) {
-    describe(title, () => {
-      it(`finds its ${data.what}, as TABULA_REQUIRE_REALDATA=1 demands`, () => {
-        throw new Error(`${missing}; TABULA_REQUIRE_REALDATA=1 makes this a failure`);
-      });
-    });
-  } else {
-    // Said in the run's output as well: the default reporter does not name skipped tests.
-    console.warn(`"${title}" skipped: ${missing}; TABULA_REQUIRE_REALDATA=1 makes this a failure`);
-    describe.skip(`${title} (skipped: ${missing})`, () => {
-      it(`needs ${data.what}`, () => undefined);
-    });
-  }
+  describeIfThere(title, { what: `its ${data.what}`, missing: realdataMissing(data), requiredBy: 'TABULA_REQUIRE_REALDATA' }, () => block(realdataPath(data)));
 }
 
 /** For a bench: the absolute path of `data`; when it is missing, one line on stderr and the process stops. */
