@@ -28,7 +28,7 @@ const EVERY_ANSWER = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 
 const COMMON_PROBLEMS: Record<string, [string, Json]> = {
   '400': ['BadRequest', { description: 'The request is malformed: a bad parameter, a control character in a text parameter, or bad HTTP framing.', content: PROBLEM }],
   '408': ['RequestTimeout', { description: 'The request did not arrive whole within REQUEST_TIMEOUT_MS (or its headers within HEADERS_TIMEOUT_MS).', content: PROBLEM }],
-  '429': ['TooManyRequests', { description: 'Too many requests from this client (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE).', content: PROBLEM, headers: { 'Retry-After': ref('Retry-After') } }],
+  '429': ['TooManyRequests', { description: 'Too many requests from this client address (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE), or with this API key (RATE_LIMIT_KEY_PER_MINUTE, RATE_LIMIT_KEY_WRITES_PER_MINUTE).', content: PROBLEM, headers: { 'Retry-After': ref('Retry-After') } }],
   '431': ['HeadersTooLarge', { description: 'The request headers are larger than the server accepts.', content: PROBLEM }],
   '500': ['InternalError', { description: 'A fault of the server, logged with the request id.', content: PROBLEM }],
   '503': [
