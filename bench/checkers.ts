@@ -1,9 +1,9 @@
-import { DEFAULT_LIMITS } from '../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../src/core/limits.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { barsCheckersPlugin } from '../src/formats/bars-checkers/plugin.js';
+import { barsCheckersPlugin } from '../src/formats/plugins/bars-checkers/plugin.js';
 import { applyMove } from '../src/rules/checkers/apply-move.js';
-import { replayInterchange } from '../src/formats/checkers-analysis/interchange.js';
+import { replayInterchange } from '../src/formats/families/checkers/interchange.js';
 import { ProposedMove, judgeMove } from '../src/rules/checkers/judge-move.js';
 import type { Position } from '../src/rules/checkers/position.js';
 import { RealGame, realGamesAsBars } from '../test/support/checkers/real-games.js';

@@ -1,8 +1,8 @@
-import { DEFAULT_LIMITS } from '../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../src/core/limits.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DotsGame } from '../src/rules/dots/index.js';
-import { vkDotsPlugin } from '../src/formats/vk-dots/plugin.js';
+import { vkDotsPlugin } from '../src/formats/plugins/vk-dots/plugin.js';
 import { loadDotsSgfCorpus, movesOnly, vkCodeOf } from '../test/support/dots/corpus.js';
 import type { DotsSgfGame } from '../test/support/dots/dots-sgf.js';
 import { parsePointsXt } from '../test/support/dots/pointsxt.js';

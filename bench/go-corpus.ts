@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../src/formats/errors.js';
-import { GoInterchangeGame, withoutVariations } from '../src/formats/go-analysis/index.js';
-import { gofansXmlPlugin } from '../src/formats/gofans-xml/plugin.js';
-import { DEFAULT_LIMITS } from '../src/formats/limits.js';
-import { sgfGoPlugin } from '../src/formats/sgf-go/plugin.js';
+import { FormatError } from '../src/core/errors.js';
+import { GoInterchangeGame, withoutVariations } from '../src/formats/families/go/index.js';
+import { gofansXmlPlugin } from '../src/formats/plugins/gofans-xml/plugin.js';
+import { DEFAULT_LIMITS } from '../src/core/limits.js';
+import { sgfGoPlugin } from '../src/formats/plugins/sgf-go/plugin.js';
 import { filesUnder } from '../test/support/files.js';
 
 const FOLDER = 'test/fixtures/realdata/go/gnugo_regression_games';

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { analyseGoFans } from '../src/formats/gofans-xml/analysis.js';
-import { interpretGoFans, standardDocument } from '../src/formats/gofans-xml/import-procedure.js';
+import { analyseGoFans } from '../src/formats/plugins/gofans-xml/analysis.js';
+import { interpretGoFans, standardDocument } from '../src/formats/plugins/gofans-xml/import-procedure.js';
 import { BLACK, GoPosition, WHITE } from '../src/rules/go/index.js';
-import type { GoInterchangeMove } from '../src/formats/go-analysis/index.js';
+import type { GoInterchangeMove } from '../src/formats/families/go/index.js';
 import { gnugoGamesAsGoFans11, mainLineMoves } from './go-corpus.js';
 
 /** Repeat each measurement until it has run this long, so the figure is not noise. */

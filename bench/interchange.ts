@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../src/formats/errors.js';
+import { FormatError } from '../src/core/errors.js';
 import { FormatReader } from '../src/formats/format-reader.js';
-import { DEFAULT_LIMITS } from '../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../src/core/limits.js';
 import { FORMAT_PLUGINS } from '../src/formats/registry.js';
 import { filesUnder } from '../test/support/files.js';
 import { FOX_GAMES, realdataForBench } from '../test/support/realdata.js';

@@ -1,4 +1,4 @@
-import { readBoardFile } from '../src/formats/peg-solitaire/peg-solitaire.plugin.js';
+import { readBoardFile } from '../src/formats/plugins/peg-solitaire/plugin.js';
 import { solve } from '../src/rules/peg-solitaire/solver.js';
 import { convertToV2, realBoardFiles } from '../test/support/peg-solitaire/boards.js';
 

@@ -3,9 +3,9 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ProblemException } from '../common/problem-codes.js';
 import { workerFile } from '../common/worker-file.js';
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../core/errors.js';
 import type { FileGames, ReadResult } from '../formats/format-reader.js';
-import type { ReadLimits } from '../formats/limits.js';
+import type { ReadLimits } from '../core/limits.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, ReadManyReply, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
 

@@ -1,7 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { FileGames, ReadResult } from '../formats/format-reader.js';
-import type { FormatErrorCode, FormatIssue } from '../formats/errors.js';
-import type { ReadLimits } from '../formats/limits.js';
+import type { FormatErrorCode, FormatIssue } from '../core/errors.js';
+import type { ReadLimits } from '../core/limits.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
 
 /**

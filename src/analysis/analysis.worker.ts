@@ -1,4 +1,4 @@
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../core/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import { workerData } from 'node:worker_threads';
 import { loadPluginModules } from '../formats/plugin-modules.js';

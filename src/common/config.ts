@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
-import { DEFAULT_LIMITS, ReadLimits } from '../formats/limits.js';
+import { DEFAULT_LIMITS, ReadLimits } from '../core/limits.js';
 
 /** An integer setting: its default when unset, and its allowed range. */
 function IntSetting(fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): PropertyDecorator {

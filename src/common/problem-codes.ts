@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { FORMAT_ERROR_CODES } from '../formats/errors.js';
+import { FORMAT_ERROR_CODES } from '../core/errors.js';
 
 /**
  * Every `code` a problem+json answer can carry: stable and machine-readable, so clients branch on

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../core/errors.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { codeForStatus, ProblemException } from './problem-codes.js';
 import { makeProblem, PROBLEM_JSON, ProblemDetails } from './problem-details.js';

@@ -1,4 +1,4 @@
-import type { FormatIssue } from '../formats/errors.js';
+import type { FormatIssue } from '../core/errors.js';
 import type { ProblemCode } from './problem-codes.js';
 
 /** RFC 9457 problem details, the body of every error answer. */

@@ -1,7 +1,7 @@
 import { DotsGame } from '../rules/dots/index.js';
 import type { DotsEnd } from '../rules/dots/index.js';
-import { writeTranscript } from '../formats/dots-transcript/transcript.js';
-import type { EndReason, StopReason, TranscriptEvent } from '../formats/dots-transcript/transcript.js';
+import { writeTranscript } from '../formats/families/dots/transcript.js';
+import type { EndReason, StopReason, TranscriptEvent } from '../formats/families/dots/transcript.js';
 import type { Clock, Timer } from './clock.js';
 import { AnswerCode, BadRequest, DotsRequest, GameOptions, formatAnswer } from './protocol.js';
 import type { DotsStore, SavedGame } from './store.js';

@@ -1,8 +1,7 @@
 import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AppConfig } from '../common/config.js';
-import { endUnfinished, transcriptExternalId } from '../formats/dots-transcript/transcript.js';
-import { DOTS_TRANSCRIPT } from '../formats/dots-transcript/plugin.js';
+import { DOTS_TRANSCRIPT, endUnfinished, transcriptExternalId } from '../formats/families/dots/transcript.js';
 import { GamesService } from '../games/games.service.js';
 import { DotsRepository } from './dots.repository.js';
 import { hashPassword, verifyPassword } from './passwords.js';

@@ -1,9 +1,9 @@
-import { SourceCharset, utf8View } from './encoding.js';
-import { FormatError } from './errors.js';
-import type { ReadLimits } from './limits.js';
+import { SourceCharset, utf8View } from './text/encoding.js';
+import { FormatError } from '../core/errors.js';
+import type { ReadLimits } from '../core/limits.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, RegeneratedFile, UploadedFile } from './plugin.js';
-import { locateTextSpans } from './text-spans.js';
-import type { TextSpans } from './text-spans.js';
+import { locateTextSpans } from './text/spans.js';
+import type { TextSpans } from './text/spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
 
 /** The games of one file: their byte ranges, and the format to read them with (absent: detect). */

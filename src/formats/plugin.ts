@@ -7,7 +7,7 @@
  * Plugins know nothing of HTTP or the database; the archive stores what they return.
  */
 
-import type { ReadLimits } from './limits.js';
+import type { ReadLimits } from '../core/limits.js';
 import type { VerdictProblemCode } from './verdict-codes.js';
 
 export type Family = 'go' | 'dots' | 'checkers' | 'peg-solitaire';

@@ -1,16 +1,16 @@
 import type { FormatPlugin } from './plugin.js';
-import { pegSolitairePlugin } from './peg-solitaire/peg-solitaire.plugin.js';
-import { vkDotsPlugin } from './vk-dots/plugin.js';
-import { dotsServerPlugin } from './dots-server/plugin.js';
-import { dotsTranscriptPlugin } from './dots-transcript/plugin.js';
-import { gofansXmlPlugin } from './gofans-xml/plugin.js';
-import { barsCheckersPlugin } from './bars-checkers/plugin.js';
-import { pdnDraughtsPlugin } from './pdn-draughts/plugin.js';
-import { sgfDotsPlugin } from './sgf-dots/plugin.js';
-import { sgfGoPlugin } from './sgf-go/plugin.js';
+import { pegSolitairePlugin } from './plugins/peg-solitaire/index.js';
+import { vkDotsPlugin } from './plugins/vk-dots/index.js';
+import { dotsServerPlugin } from './plugins/dots-board-state/index.js';
+import { dotsTranscriptPlugin } from './plugins/dots-transcript/index.js';
+import { gofansXmlPlugin } from './plugins/gofans-xml/index.js';
+import { barsCheckersPlugin } from './plugins/bars-checkers/index.js';
+import { pdnDraughtsPlugin } from './plugins/pdn-draughts/index.js';
+import { sgfDotsPlugin } from './plugins/sgf-dots/index.js';
+import { sgfGoPlugin } from './plugins/sgf-go/index.js';
 
 /**
- * Every format the archive reads. Adding a format is one folder under `src/formats/` and one line here.
+ * Every format the archive reads. Adding a format is one folder under `src/formats/plugins/`, entered through its `index.ts`, and one line here.
  */
 export const FORMAT_PLUGINS: readonly FormatPlugin[] = [
   gofansXmlPlugin,

@@ -1,7 +1,7 @@
 import { XMLValidator } from 'fast-xml-parser';
-import { FormatError } from './errors.js';
-import { checkNotEmpty } from './encoding.js';
-import { decodeUtf8, locate } from './text.js';
+import { FormatError } from '../core/errors.js';
+import { checkNotEmpty } from './text/encoding.js';
+import { decodeUtf8, locate } from './text/decode.js';
 
 const DECLARATIONS = [Buffer.from('<!DOCTYPE'), Buffer.from('<!ENTITY')];
 

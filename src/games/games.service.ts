@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { matchesEtag } from '../common/conditional-requests.js';
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../core/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';

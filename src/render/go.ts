@@ -3,7 +3,7 @@
  * removed, set-up stones), and its SVG drawing.
  */
 import type { GameAnalysis } from '../formats/plugin.js';
-import { GO_COLUMNS } from '../formats/go-analysis/index.js';
+import { GO_COLUMNS } from '../formats/families/go/index.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
 import { numberOr, pointList, pointOf, recordOf } from './model.js';

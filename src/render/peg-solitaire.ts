@@ -6,7 +6,7 @@ import type { GameAnalysis } from '../formats/plugin.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
 import { pointOf, recordOf } from './model.js';
-import { columnName } from '../formats/peg-solitaire/notation.js';
+import { columnName } from '../formats/families/peg-solitaire/notation.js';
 
 export type PegColour = 'red' | 'yellow' | 'green';
 

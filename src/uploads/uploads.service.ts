@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
-import { FormatError } from '../formats/errors.js';
+import { FormatError } from '../core/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { GameSlice } from '../formats/plugin.js';

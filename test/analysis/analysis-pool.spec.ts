@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
 import { ProblemException } from '../../src/common/problem-codes.js';
-import { FormatError } from '../../src/formats/errors.js';
-import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+import { FormatError } from '../../src/core/errors.js';
+import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { HEAVY_BOARD_TEXT } from '../support/peg-solitaire/boards.js';
 
 const HEAVY_BOARD = Buffer.from(HEAVY_BOARD_TEXT);

@@ -4,7 +4,7 @@ import { FormatReader } from '../../src/formats/format-reader.js';
 import { FAMILIES } from '../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../src/formats/registry.js';
 import { filesUnder } from '../support/files.js';
-import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 

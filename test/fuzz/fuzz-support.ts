@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../src/formats/errors.js';
-import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+import { FormatError } from '../../src/core/errors.js';
+import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import type { FormatPlugin, ReadOptions } from '../../src/formats/plugin.js';
 import { filesUnder } from '../support/files.js';
 

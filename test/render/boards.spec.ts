@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { FormatReader } from '../../src/formats/format-reader.js';
-import { DEFAULT_LIMITS } from '../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import type { Family, GameAnalysis } from '../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../src/formats/registry.js';
 import { renderBoard } from '../../src/render/index.js';

@@ -1,5 +1,5 @@
-import { FormatError } from '../../src/formats/errors.js';
-import { DEFAULT_LIMITS, ReadLimits } from '../../src/formats/limits.js';
+import { FormatError } from '../../src/core/errors.js';
+import { DEFAULT_LIMITS, ReadLimits } from '../../src/core/limits.js';
 import type { ReadOptions } from '../../src/formats/plugin.js';
 
 /** Read options with some bounds changed from the defaults. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { filesUnder } from '../../support/files.js';
-import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
+import { barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 
 const BARS_SAMPLES = [

@@ -1,5 +1,5 @@
-import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const facts = async (text: string) => (await barsCheckersPlugin.read({ bytes: Buffer.from(text, 'utf8') }, options)).analysis!.facts;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
+import { barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
 import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
 const options = limitOptions;

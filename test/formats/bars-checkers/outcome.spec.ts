@@ -1,6 +1,6 @@
-import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
+import { barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
 import type { GameAnalysis } from '../../../src/formats/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 

@@ -1,9 +1,9 @@
-import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
-import { FormatError } from '../../../src/formats/errors.js';
+import { barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
+import { FormatError } from '../../../src/core/errors.js';
 import { FormatReader } from '../../../src/formats/format-reader.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 import type { GameAnalysis } from '../../../src/formats/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const upload = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });

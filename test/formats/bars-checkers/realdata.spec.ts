@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
-import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
+import { barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
+import { pdnDraughtsPlugin } from '../../../src/formats/plugins/pdn-draughts/plugin.js';
 import type { GameAnalysis } from '../../../src/formats/plugin.js';
 import { Position } from '../../../src/rules/checkers/position.js';
 import { rowOf, columnOf, Square } from '../../../src/rules/checkers/squares.js';
 import { applyMove } from '../../../src/rules/checkers/apply-move.js';
 import { judgeMove } from '../../../src/rules/checkers/judge-move.js';
 import type { Move } from '../../../src/rules/checkers/move.js';
-import { describeIllegal, moveNotation, squareName } from '../../../src/formats/checkers-analysis/notation.js';
+import { describeIllegal, moveNotation, squareName } from '../../../src/formats/families/checkers/notation.js';
 import { quietMoves } from '../../../src/rules/checkers/quiet-moves.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 import { RealGame, realGamesAsBars } from '../../support/checkers/real-games.js';
 
 /** The BARS number of the piece on `from`, placed on `to` (a quiet move keeps its code). */

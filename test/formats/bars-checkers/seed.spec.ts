@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
+import { barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const seed = readFileSync('test/fixtures/seeds/003_b00896b3e4bd24ba.txt', 'utf8');
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };

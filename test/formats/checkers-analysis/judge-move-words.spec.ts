@@ -1,6 +1,6 @@
 import type { CheckersIllegal } from '../../../src/rules/checkers/illegal.js';
 import { Position } from '../../../src/rules/checkers/position.js';
-import { describeIllegal } from '../../../src/formats/checkers-analysis/notation.js';
+import { describeIllegal } from '../../../src/formats/families/checkers/notation.js';
 import { boardOf, sq } from '../../support/checkers/board-builder.js';
 import { ILLEGAL_CASES, proposed, refusal, refusalOf } from '../../support/checkers/illegal-cases.js';
 

@@ -1,4 +1,4 @@
-import { moveNotation, parseSquareName, squareName } from '../../../src/formats/checkers-analysis/notation.js';
+import { moveNotation, parseSquareName, squareName } from '../../../src/formats/families/checkers/notation.js';
 import { squareAt } from '../../../src/rules/checkers/squares.js';
 
 describe('squares by name in the area_monitor orientation', () => {

@@ -1,7 +1,7 @@
-import { FormatError } from '../../../src/formats/errors.js';
-import { dotsServerPlugin } from '../../../src/formats/dots-server/plugin.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { dotsServerPlugin } from '../../../src/formats/plugins/dots-board-state/plugin.js';
 import type { UploadedFile } from '../../../src/formats/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const upload = (text: string): UploadedFile => ({ bytes: Buffer.from(text, 'utf8') });

@@ -1,5 +1,5 @@
-import { dotsServerPlugin } from '../../../src/formats/dots-server/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { dotsServerPlugin } from '../../../src/formats/plugins/dots-board-state/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 

@@ -1,4 +1,4 @@
-import { dotsServerPlugin } from '../../../src/formats/dots-server/plugin.js';
+import { dotsServerPlugin } from '../../../src/formats/plugins/dots-board-state/plugin.js';
 import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
 const options = limitOptions;

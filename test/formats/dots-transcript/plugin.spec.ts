@@ -1,10 +1,10 @@
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 import type { FormatDescriptor, GameRecord, ReadOptions } from '../../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
-import { dotsTranscriptPlugin } from '../../../src/formats/dots-transcript/plugin.js';
-import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../../src/formats/sgf-dots/plugin.js';
-import { VK_CODE_FORMAT, vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
-import type { DotsInterchangeGame } from '../../../src/formats/dots-analysis/index.js';
+import { dotsTranscriptPlugin } from '../../../src/formats/plugins/dots-transcript/plugin.js';
+import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../../src/formats/plugins/sgf-dots/plugin.js';
+import { VK_CODE_FORMAT, vkDotsPlugin } from '../../../src/formats/plugins/vk-dots/plugin.js';
+import type { DotsInterchangeGame } from '../../../src/formats/families/dots/index.js';
 import { refusal } from '../../support/limits.js';
 
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };

@@ -1,6 +1,6 @@
 import { FormatReader } from '../../../src/formats/format-reader.js';
-import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const detect = (text: string) => gofansXmlPlugin.detect({ bytes: Buffer.from(text, 'utf8') });
 

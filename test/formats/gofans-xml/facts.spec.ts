@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
-import { calendarDate } from '../../../src/formats/go-analysis/index.js';
+import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
+import { calendarDate } from '../../../src/formats/families/go/index.js';
 import type { GameFacts } from '../../../src/formats/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const EXAMPLES = new URL('../../fixtures/gofans-examples/', import.meta.url);
 const example = (version: string): string => readFileSync(new URL(`ex_${version}.xml`, EXAMPLES), 'utf8');

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/formats/errors.js';
-import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
-import { GOFANS_SCHEMAS } from '../../../src/formats/gofans-xml/schemas.js';
-import { validateWithSchema } from '../../../src/formats/gofans-xml/validation.js';
-import { DEFAULT_LIMITS, ReadLimits } from '../../../src/formats/limits.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
+import { GOFANS_SCHEMAS } from '../../../src/formats/plugins/gofans-xml/schemas.js';
+import { validateWithSchema } from '../../../src/formats/plugins/gofans-xml/validation.js';
+import { DEFAULT_LIMITS, ReadLimits } from '../../../src/core/limits.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
-import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../../src/formats/gofans-xml/writer.js';
+import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../../src/formats/plugins/gofans-xml/write.js';
 import { limitOptions, refusal } from '../../support/limits.js';
 
 const withLimits = limitOptions;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
+import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
-import { GoFansDraft, GoFansDraftMove, writeGoFans11 } from '../../../src/formats/gofans-xml/writer.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
+import { GoFansDraft, GoFansDraftMove, writeGoFans11 } from '../../../src/formats/plugins/gofans-xml/write.js';
 
 const EXAMPLES = new URL('../../fixtures/gofans-examples/', import.meta.url);
 const example = (version: string): string => readFileSync(new URL(`ex_${version}.xml`, EXAMPLES), 'utf8');

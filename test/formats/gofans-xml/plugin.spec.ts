@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/formats/errors.js';
-import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
-import { STANDARD_SCHEMA } from '../../../src/formats/gofans-xml/schemas.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
+import { STANDARD_SCHEMA } from '../../../src/formats/plugins/gofans-xml/schemas.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
-import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../../src/formats/gofans-xml/writer.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { GoFansDraft, GoFansDraftMove, writeGoFans11, writeGoFans12 } from '../../../src/formats/plugins/gofans-xml/write.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const EXAMPLES = new URL('../../fixtures/gofans-examples/', import.meta.url);
 const example = (version: string): string => readFileSync(new URL(`ex_${version}.xml`, EXAMPLES), 'utf8');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/formats/errors.js';
-import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const options = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const example = readFileSync(new URL('../../fixtures/gofans-examples/ex_1.1.xml', import.meta.url), 'utf8');

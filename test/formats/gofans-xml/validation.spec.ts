@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/formats/errors.js';
-import { GOFANS_SCHEMAS, STANDARD_SCHEMA } from '../../../src/formats/gofans-xml/schemas.js';
-import { validateWithSchema, validatorMemoryPages } from '../../../src/formats/gofans-xml/validation.js';
-import { runXmllint } from '../../../src/formats/gofans-xml/xmllint.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { GOFANS_SCHEMAS, STANDARD_SCHEMA } from '../../../src/formats/plugins/gofans-xml/schemas.js';
+import { validateWithSchema, validatorMemoryPages } from '../../../src/formats/plugins/gofans-xml/validation.js';
+import { runXmllint } from '../../../src/formats/plugins/gofans-xml/xmllint.js';
 
 const EXAMPLE = readFileSync(new URL('../../fixtures/gofans-examples/ex_2.2.xml', import.meta.url), 'utf8');
 const SCHEMA = GOFANS_SCHEMAS['2.2'];

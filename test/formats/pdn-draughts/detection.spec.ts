@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { filesUnder } from '../../support/files.js';
-import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
+import { pdnDraughtsPlugin } from '../../../src/formats/plugins/pdn-draughts/plugin.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 
 const upload = (text: string) => ({ bytes: Buffer.from(text, 'utf8') });

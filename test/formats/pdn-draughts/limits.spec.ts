@@ -1,4 +1,4 @@
-import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
+import { pdnDraughtsPlugin } from '../../../src/formats/plugins/pdn-draughts/plugin.js';
 import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
 // 4 plies in the main line and 2 in the variation: 6 in all.

@@ -1,4 +1,4 @@
-import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
+import { pdnDraughtsPlugin } from '../../../src/formats/plugins/pdn-draughts/plugin.js';
 import type { GameAnalysis } from '../../../src/formats/plugin.js';
 import { limitOptions, refusal, textFile } from '../../support/limits.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
+import { pdnDraughtsPlugin } from '../../../src/formats/plugins/pdn-draughts/plugin.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 // Real files written by another program (the PDN standard repository, see PROVENANCE.txt there).
 const FOLDER = 'test/fixtures/realdata/checkers/russian';

@@ -1,4 +1,4 @@
-import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
+import { pdnDraughtsPlugin } from '../../../src/formats/plugins/pdn-draughts/plugin.js';
 import { limitOptions, textFile } from '../../support/limits.js';
 
 const options = limitOptions();

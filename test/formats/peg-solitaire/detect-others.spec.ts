@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { pegSolitairePlugin } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
+import { pegSolitairePlugin } from '../../../src/formats/plugins/peg-solitaire/plugin.js';
 import { filesUnder } from '../../support/files.js';
 
 /** Every fixture file of the other formats: real data, seeds and examples outside the peg folder. */

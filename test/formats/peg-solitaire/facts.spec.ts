@@ -1,6 +1,6 @@
-import { pegSolitairePlugin as plugin } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
+import { pegSolitairePlugin as plugin } from '../../../src/formats/plugins/peg-solitaire/plugin.js';
 import { realBoardFiles } from '../../support/peg-solitaire/boards.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const files = realBoardFiles();
 const real = (folder: string, name: string) => {

@@ -1,4 +1,4 @@
-import { pegSolitairePlugin as plugin } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
+import { pegSolitairePlugin as plugin } from '../../../src/formats/plugins/peg-solitaire/plugin.js';
 import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
 const options = limitOptions;

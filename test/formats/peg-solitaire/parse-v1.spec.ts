@@ -1,6 +1,6 @@
-import { FormatError } from '../../../src/formats/errors.js';
-import { parseV1 } from '../../../src/formats/peg-solitaire/parse-v1.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { parseV1 } from '../../../src/formats/plugins/peg-solitaire/read-v1.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 function issueOf(text: string) {
   try {

@@ -1,6 +1,6 @@
-import { FormatError } from '../../../src/formats/errors.js';
-import { parseV2 } from '../../../src/formats/peg-solitaire/parse-v2.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { parseV2 } from '../../../src/formats/plugins/peg-solitaire/read-v2.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 function issueOf(text: string) {
   try {

@@ -1,8 +1,8 @@
-import { FormatError } from '../../../src/formats/errors.js';
-import { PEG_V1, PEG_V2, pegSolitairePlugin as plugin, readBoardFile } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { PEG_V1, PEG_V2, pegSolitairePlugin as plugin, readBoardFile } from '../../../src/formats/plugins/peg-solitaire/plugin.js';
 import { playJumps } from '../../../src/rules/peg-solitaire/play.js';
 import { realBoardFiles } from '../../support/peg-solitaire/boards.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const files = realBoardFiles();
 const real = (folder: string, name: string) => {

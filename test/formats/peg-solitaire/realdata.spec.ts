@@ -1,9 +1,9 @@
-import { readBoardFile } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
-import { parseV2 } from '../../../src/formats/peg-solitaire/parse-v2.js';
-import { writeV2 } from '../../../src/formats/peg-solitaire/write-v2.js';
+import { readBoardFile } from '../../../src/formats/plugins/peg-solitaire/plugin.js';
+import { parseV2 } from '../../../src/formats/plugins/peg-solitaire/read-v2.js';
+import { writeV2 } from '../../../src/formats/plugins/peg-solitaire/write-v2.js';
 import { census, sameGame } from '../../../src/rules/peg-solitaire/board.js';
 import { realBoardFiles } from '../../support/peg-solitaire/boards.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const files = realBoardFiles();
 const byFolder = (folder: string) => files.filter((f) => f.folder === folder);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sgfDotsPlugin } from '../../../src/formats/sgf-dots/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { sgfDotsPlugin } from '../../../src/formats/plugins/sgf-dots/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 import { FormatReader } from '../../../src/formats/format-reader.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
 import type { GameAnalysis, ReadOptions } from '../../../src/formats/plugin.js';

@@ -1,7 +1,7 @@
-import { sgfDotsPlugin } from '../../../src/formats/sgf-dots/plugin.js';
-import { parseResult, parseMoveValue, parseSize } from '../../../src/formats/sgf-dots/notation.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
-import { FormatError } from '../../../src/formats/errors.js';
+import { sgfDotsPlugin } from '../../../src/formats/plugins/sgf-dots/plugin.js';
+import { parseResult, parseMoveValue, parseSize } from '../../../src/formats/plugins/sgf-dots/notation.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
+import { FormatError } from '../../../src/core/errors.js';
 import type { GameAnalysis, ReadOptions } from '../../../src/formats/plugin.js';
 
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };

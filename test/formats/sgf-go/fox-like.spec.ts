@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { FormatReader } from '../../../src/formats/format-reader.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
-import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
+import { sgfGoPlugin } from '../../../src/formats/plugins/sgf-go/plugin.js';
 
 /*
  * What the Fox games of the shared real data show, shown again on games written for these tests in

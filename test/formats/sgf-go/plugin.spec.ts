@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/formats/errors.js';
+import { FormatError } from '../../../src/core/errors.js';
 import { FormatReader } from '../../../src/formats/format-reader.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
-import { gofansXmlPlugin } from '../../../src/formats/gofans-xml/plugin.js';
-import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
+import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
+import { sgfGoPlugin } from '../../../src/formats/plugins/sgf-go/plugin.js';
 import { limitOptions, refusal } from '../../support/limits.js';
 import { FOX_GAMES, describeWithRealdata, inShared } from '../../support/realdata.js';
 
@@ -360,7 +360,7 @@ describe('SGF Go: regenerate', () => {
 
 describe('Go coordinates beside SGF letters', () => {
   it('names points as players do: column letters without I, rows from the bottom', async () => {
-    const { goCoordinate, sgfLetters } = await import('../../../src/formats/go-analysis/index.js');
+    const { goCoordinate, sgfLetters } = await import('../../../src/formats/families/go/index.js');
     // The 4-4 point in the upper right of 19x19 is Q16 (SGF pd); tengen K10 (jj); the lower left A1 (as).
     expect([goCoordinate({ x: 15, y: 3 }, 19), sgfLetters({ x: 15, y: 3 })]).toEqual(['Q16', 'pd']);
     expect(goCoordinate({ x: 9, y: 9 }, 19)).toBe('K10');

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 import type { GameRecord } from '../../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../../src/formats/registry.js';
-import { sgfGoPlugin } from '../../../src/formats/sgf-go/plugin.js';
+import { sgfGoPlugin } from '../../../src/formats/plugins/sgf-go/plugin.js';
 import { filesUnder } from '../../support/files.js';
 import { SabakiNode, expectedOutcomes, firstValue, sabakiRoot } from '../../support/go/sabaki-sgf.js';
 import { FOX_GAMES, describeWithRealdata } from '../../support/realdata.js';

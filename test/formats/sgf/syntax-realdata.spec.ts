@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
-import { SgfNode, parseSgf, splitSgf } from '../../../src/formats/sgf/index.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
+import { SgfNode, parseSgf, splitSgf } from '../../../src/formats/syntaxes/sgf/index.js';
 import { filesUnder } from '../../support/files.js';
 import { FOX_GAMES, describeWithRealdata } from '../../support/realdata.js';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ReadOptions } from '../../../src/formats/plugin.js';
-import { vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { vkDotsPlugin } from '../../../src/formats/plugins/vk-dots/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };

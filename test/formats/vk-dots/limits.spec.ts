@@ -1,4 +1,4 @@
-import { vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
+import { vkDotsPlugin } from '../../../src/formats/plugins/vk-dots/plugin.js';
 import { limitOptions, refusal, textFile } from '../../support/limits.js';
 
 const options = limitOptions;

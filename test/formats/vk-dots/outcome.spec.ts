@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GameAnalysis, ReadOptions } from '../../../src/formats/plugin.js';
-import { vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { vkDotsPlugin } from '../../../src/formats/plugins/vk-dots/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fullGame = readFileSync(join(here, 'fixtures/full-game.txt'), 'utf8');

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FormatError } from '../../../src/formats/errors.js';
+import { FormatError } from '../../../src/core/errors.js';
 import type { GameRecord, ReadOptions, UploadedFile } from '../../../src/formats/plugin.js';
-import { VK_CODE_FORMAT, VK_SAVE_FORMAT, vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { VK_CODE_FORMAT, VK_SAVE_FORMAT, vkDotsPlugin } from '../../../src/formats/plugins/vk-dots/plugin.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fullGame = readFileSync(join(here, 'fixtures/full-game.txt'));

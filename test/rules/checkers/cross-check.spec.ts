@@ -2,7 +2,7 @@ import { applyMove } from '../../../src/rules/checkers/apply-move.js';
 import { judgeMove } from '../../../src/rules/checkers/judge-move.js';
 import { hasCapture } from '../../../src/rules/checkers/captures.js';
 import { hasLegalMove, legalMoves } from '../../../src/rules/checkers/legal-moves.js';
-import { moveNotation } from '../../../src/formats/checkers-analysis/notation.js';
+import { moveNotation } from '../../../src/formats/families/checkers/notation.js';
 import { Position } from '../../../src/rules/checkers/position.js';
 import { gameOver } from '../../../src/rules/checkers/outcome.js';
 

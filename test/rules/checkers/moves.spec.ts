@@ -1,7 +1,7 @@
 import { applyMove } from '../../../src/rules/checkers/apply-move.js';
 import { capturesFrom } from '../../../src/rules/checkers/captures.js';
 import { legalMoves } from '../../../src/rules/checkers/legal-moves.js';
-import { moveNotation } from '../../../src/formats/checkers-analysis/notation.js';
+import { moveNotation } from '../../../src/formats/families/checkers/notation.js';
 import { Position } from '../../../src/rules/checkers/position.js';
 import { WHITE_KING } from '../../../src/rules/checkers/pieces.js';
 import { boardOf, sq } from '../../support/checkers/board-builder.js';

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cell, DotsGame } from '../../../src/rules/dots/index.js';
-import { vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
+import { vkDotsPlugin } from '../../../src/formats/plugins/vk-dots/plugin.js';
 import { CorpusGame, loadDotsSgfCorpus, vkCodeOf } from '../../support/dots/corpus.js';
 import { parseDotsSgf } from '../../support/dots/dots-sgf.js';
 import { parsePointsXt } from '../../support/dots/pointsxt.js';
 import { replaySgf } from '../../support/dots/replay-sgf.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
 
 const corpus = loadDotsSgfCorpus();
 const byName = (name: string): CorpusGame => corpus.find((g) => g.name.endsWith(name))!;

@@ -1,7 +1,7 @@
 import { Position } from '../../../src/rules/checkers/position.js';
 import { BLACK_KING, BLACK_MAN, Colour, Piece, WHITE_KING, WHITE_MAN } from '../../../src/rules/checkers/pieces.js';
 import type { Square } from '../../../src/rules/checkers/squares.js';
-import { parseSquareName } from '../../../src/formats/checkers-analysis/notation.js';
+import { parseSquareName } from '../../../src/formats/families/checkers/notation.js';
 
 /**
  * Builds a position from square lists, a king marked with a leading `K`:

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { BARS_FORMAT, barsCheckersPlugin } from '../../../src/formats/bars-checkers/plugin.js';
-import type { CheckersInterchange } from '../../../src/formats/checkers-analysis/interchange.js';
-import { FormatError } from '../../../src/formats/errors.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
-import { pdnDraughtsPlugin } from '../../../src/formats/pdn-draughts/plugin.js';
+import { BARS_FORMAT, barsCheckersPlugin } from '../../../src/formats/plugins/bars-checkers/plugin.js';
+import type { CheckersInterchange } from '../../../src/formats/families/checkers/interchange.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
+import { pdnDraughtsPlugin } from '../../../src/formats/plugins/pdn-draughts/plugin.js';
 
 /**
  * The games of a real PDN file as BARS files, for the BARS tests and benchmarks: split and read

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FormatError } from '../../../src/formats/errors.js';
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
-import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../../src/formats/sgf-dots/plugin.js';
-import { VK_CODE_FORMAT, vkDotsPlugin } from '../../../src/formats/vk-dots/plugin.js';
+import { FormatError } from '../../../src/core/errors.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
+import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../../src/formats/plugins/sgf-dots/plugin.js';
+import { VK_CODE_FORMAT, vkDotsPlugin } from '../../../src/formats/plugins/vk-dots/plugin.js';
 import { DotsSgfGame, parseDotsSgf } from './dots-sgf.js';
 
 export const DOTS_REALDATA = 'test/fixtures/realdata/dots';

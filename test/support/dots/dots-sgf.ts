@@ -1,7 +1,7 @@
-import { DEFAULT_LIMITS } from '../../../src/formats/limits.js';
-import { parseSgf } from '../../../src/formats/sgf/index.js';
-import { mainLine } from '../../../src/formats/sgf-dots/game.js';
-import { readDotsGame } from '../../../src/formats/sgf-dots/reader.js';
+import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
+import { parseSgf } from '../../../src/formats/syntaxes/sgf/index.js';
+import { mainLine } from '../../../src/formats/plugins/sgf-dots/model.js';
+import { readDotsGame } from '../../../src/formats/plugins/sgf-dots/read.js';
 
 /**
  * Reads the main line of a Dots SGF game (`GM[40]`, as written by zagram.org, the Kropki app,

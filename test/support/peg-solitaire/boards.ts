@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Board, Cell, MoveMode, StoneColour } from '../../../src/rules/peg-solitaire/board.js';
-import { readBoardFile } from '../../../src/formats/peg-solitaire/peg-solitaire.plugin.js';
-import { writeV2 } from '../../../src/formats/peg-solitaire/write-v2.js';
+import { readBoardFile } from '../../../src/formats/plugins/peg-solitaire/plugin.js';
+import { writeV2 } from '../../../src/formats/plugins/peg-solitaire/write-v2.js';
 
 const COLOURS: Readonly<Record<string, StoneColour | null>> = { r: 'red', y: 'yellow', g: 'green', e: null };
 

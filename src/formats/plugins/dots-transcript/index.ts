@@ -1,0 +1,2 @@
+/** The dots-transcript format plugin: what the archive and its registry use of it. */
+export { dotsTranscriptPlugin } from './plugin.js';

@@ -1,0 +1,2 @@
+/** The sgf-dots format plugin: what the archive and its registry use of it. */
+export { sgfDotsPlugin } from './plugin.js';
