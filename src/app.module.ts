@@ -4,7 +4,7 @@ import { ApiKeyGuard } from './common/api-key.guard.js';
 import { AppConfig } from './common/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DotsServerModule } from './dots-server/dots-server.module.js';
-import { FormatIndexModule } from './format-index/format-index.module.js';
+import { FormatsApiModule } from './formats-api/formats.module.js';
 import { GamesModule } from './games/games.module.js';
 import { HealthController } from './health/health.controller.js';
 import { ImportsModule } from './imports/imports.module.js';
@@ -24,7 +24,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatIndexModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, DotsServerModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

@@ -3,12 +3,12 @@ import { AppConfig } from '../common/config.js';
 import { FormatReader } from '../formats/format-reader.js';
 import { loadPluginModules } from '../formats/plugin-modules.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
-import { FormatIndexController } from './format-index.controller.js';
+import { FormatsController } from './formats.controller.js';
 
 /** Makes the registered format plugins (and those of FORMAT_PLUGIN_MODULES) available to the archive, and serves the format index. */
 @Global()
 @Module({
-  controllers: [FormatIndexController],
+  controllers: [FormatsController],
   providers: [
     {
       provide: FormatReader,
@@ -18,4 +18,4 @@ import { FormatIndexController } from './format-index.controller.js';
   ],
   exports: [FormatReader],
 })
-export class FormatIndexModule {}
+export class FormatsApiModule {}

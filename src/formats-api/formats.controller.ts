@@ -13,7 +13,7 @@ const problem = { 'application/problem+json': { schema: { $ref: '#/components/sc
 @ApiTags('formats')
 @ApiExtraModels(ProblemDetailsDto)
 @Controller('formats')
-export class FormatIndexController {
+export class FormatsController {
   constructor(@Inject(FormatReader) private readonly reader: FormatReader) {}
 
   @Get()
