@@ -2,10 +2,11 @@
  * Russian draughts board pictures: the board after a ply (the replay rows carry it whole), the last
  * move's squares and the pieces it took, and its SVG drawing.
  */
+import { checkersPlyDetails } from '../formats/families/checkers/ledger.js';
 import type { GameAnalysis } from '../formats/plugin.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
-import { matrixOf, pointOf, recordOf } from './model.js';
+import { matrixOf, pointOf } from './model.js';
 
 export type DraughtsColour = 'white' | 'black';
 
@@ -43,7 +44,7 @@ function piecesOf(rows: number[][]): DraughtsPiece[] {
 /** The board after `ply` plies of an analysed draughts game; null when the replay carries no board for it. */
 export function draughtsPositionAt(analysis: GameAnalysis, ply: number): DraughtsPosition | null {
   // Board 0 is the start; board n the one replay row n - 1 carries. Only the two needed are read.
-  const boardAt = (n: number) => (n === 0 ? matrixOf(analysis.details.startPosition) : matrixOf(analysis.replay[n - 1]?.details?.position));
+  const boardAt = (n: number) => (n === 0 ? matrixOf(analysis.details.startPosition) : matrixOf(checkersPlyDetails(analysis.replay[n - 1]).position));
   const after = boardAt(ply);
   if (!after) return null;
   const pieces = piecesOf(after);
@@ -51,9 +52,9 @@ export function draughtsPositionAt(analysis: GameAnalysis, ply: number): Draught
   if (!before) return { size: after.length, pieces, lastMove: null, captured: [] };
   // The ply's row names the squares the piece started and stopped on (the same square when a
   // king's capture goes round); the pieces it took are those of the other side gone from the board.
-  const details = analysis.replay[ply - 1].details ?? {};
-  const from = pointOf(recordOf(details.from));
-  const to = pointOf(recordOf(details.to));
+  const details = checkersPlyDetails(analysis.replay[ply - 1]);
+  const from = pointOf(details.from);
+  const to = pointOf(details.to);
   const mover: DraughtsColour = analysis.replay[ply - 1].player === 1 ? 'black' : 'white';
   const at = (list: DraughtsPiece[], p: DraughtsSquare) => list.find((q) => q.x === p.x && q.y === p.y);
   const captured = piecesOf(before).filter((p) => p.colour !== mover && !at(pieces, p));

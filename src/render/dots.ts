@@ -3,6 +3,7 @@
  * closed with what they captured and enclosed), and its SVG drawing.
  */
 import type { GameAnalysis } from '../formats/plugin.js';
+import { dotsPlyDetails } from '../formats/families/dots/index.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
 import { numberOr, pairList, recordOf } from './model.js';
@@ -53,7 +54,7 @@ export function dotsPositionAt(analysis: GameAnalysis, ply: number): DotsPositio
   let lastMove: DotsPlace | null = null;
   let score: readonly number[] = [0, 0];
   for (const row of analysis.replay.slice(0, ply)) {
-    const details = row.details ?? {};
+    const details = dotsPlyDetails(row);
     score = row.score;
     const [cell] = pairList(details.cell === undefined ? undefined : [details.cell]);
     lastMove = null;
@@ -62,15 +63,14 @@ export function dotsPositionAt(analysis: GameAnalysis, ply: number): DotsPositio
       dots.set(key(x, y), { x, y, seat: row.player, captured: false });
       lastMove = { x, y };
     }
-    for (const s of Array.isArray(details.surroundCells) ? details.surroundCells : []) {
-      const surround = recordOf(s);
+    for (const surround of details.surroundCells ?? []) {
       const seat = row.player ?? 0;
-      surrounds.push({ seat, chain: pairList(surround?.chain).map(([y, x]) => ({ x, y })) });
-      for (const [y, x] of pairList(surround?.captured)) {
+      surrounds.push({ seat, chain: pairList(surround.chain).map(([y, x]) => ({ x, y })) });
+      for (const [y, x] of pairList(surround.captured)) {
         const dot = dots.get(key(x, y));
         if (dot) dot.captured = true;
       }
-      for (const [y, x] of pairList(surround?.empty)) enclosed.set(key(x, y), { x, y, seat });
+      for (const [y, x] of pairList(surround.empty)) enclosed.set(key(x, y), { x, y, seat });
     }
   }
   // A place enclosed and later played on holds a dot, not an empty cell.

@@ -3,7 +3,7 @@
  * removed, set-up stones), and its SVG drawing.
  */
 import type { GameAnalysis } from '../formats/plugin.js';
-import { GO_COLUMNS } from '../formats/families/go/index.js';
+import { GO_COLUMNS, goPlyDetails } from '../formats/families/go/index.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
 import { numberOr, pointList, pointOf, recordOf } from './model.js';
@@ -41,11 +41,10 @@ export function goPositionAt(analysis: GameAnalysis, ply: number): GoPosition {
   const rows = analysis.replay.slice(0, ply);
   let lastMove: GoPosition['lastMove'] = null;
   for (const row of rows) {
-    const details = row.details ?? {};
-    for (const s of Array.isArray(details.setup) ? details.setup : []) {
-      const p = recordOf(s);
+    const details = goPlyDetails(row);
+    for (const p of details.setup ?? []) {
       const at = pointOf(p);
-      if (!p || !at) continue;
+      if (!at) continue;
       if (p.cell === 'black' || p.cell === 'white') board.set(key(at.x, at.y), p.cell);
       else board.delete(key(at.x, at.y));
     }

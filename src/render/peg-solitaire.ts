@@ -5,8 +5,9 @@
 import type { GameAnalysis } from '../formats/plugin.js';
 import { BoardFrame, element, svgDocument } from './svg.js';
 import type { RenderOptions } from './svg.js';
-import { pointOf, recordOf } from './model.js';
+import { pointOf } from './model.js';
 import { columnName } from '../formats/families/peg-solitaire/notation.js';
+import { pegPlyDetails } from '../formats/families/peg-solitaire/plies.js';
 
 export type PegColour = 'red' | 'yellow' | 'green';
 
@@ -45,8 +46,8 @@ export function pegPositionAt(analysis: GameAnalysis, ply: number): PegPosition 
   );
   let lastJump: PegPosition['lastJump'] = null;
   for (const row of analysis.replay.slice(0, ply)) {
-    const details = row.details ?? {};
-    const [from, over, to] = [details.from, details.over, details.to].map((v) => pointOf(recordOf(v)));
+    const details = pegPlyDetails(row);
+    const [from, over, to] = [details.from, details.over, details.to].map((point) => pointOf(point));
     if (!from || !over || !to) continue;
     const moving = slots.get(key(from));
     const target = slots.get(key(to));

@@ -28,6 +28,32 @@ export function boardRows(position: Position): number[][] {
   return rows;
 }
 
+/**
+ * A draughts ply's details, as the ledger writes them into the replay and pictures, the viewer and
+ * exports read them. Where the piece started and stopped, as x (file a = 0) and y (rank 8 = 0): a
+ * viewer cannot tell them from the boards alone when a king's capture ends on the square it started from.
+ */
+export type CheckersPlyDetails = {
+  /** The board after the ply, as {@link boardRows} writes it. */
+  position: number[][];
+  from: { x: number; y: number };
+  to: { x: number; y: number };
+  promoted: boolean;
+  /** PDN: the move as the file writes it, its comments, NAGs and the count of variations after it. */
+  written?: string;
+  comments?: string[];
+  nags?: string[];
+  variations?: number;
+};
+
+/** The extras a format adds to a ply's details (PDN's written move and annotations). */
+export type CheckersPlyExtras = Pick<CheckersPlyDetails, 'written' | 'comments' | 'nags' | 'variations'>;
+
+/** The details of a replayed draughts ply, read as written (absent fields stay absent). */
+export function checkersPlyDetails(ply: Pick<ReplayPly, 'details'> | undefined): Partial<CheckersPlyDetails> {
+  return (ply?.details ?? {}) as Partial<CheckersPlyDetails>;
+}
+
 /** A square as a viewer places it: x = column (file a = 0), y = row (rank 8 = 0). */
 function placeOf(square: Square): { x: number; y: number } {
   return { x: columnOf(square), y: rowOf(square) };
@@ -61,7 +87,7 @@ export class CheckersLedger {
   }
 
   /** Plays a legal move as ply `ply`, with `extra` added to the row's details. */
-  play(move: Move, ply: number, extra: Readonly<Record<string, JsonValue>> = {}): void {
+  play(move: Move, ply: number, extra: CheckersPlyExtras = {}): void {
     const side = this.position.toMove;
     for (const square of move.captured) {
       if (isKing(this.position.at(square) as Piece)) this.taken[side].kings++;
@@ -75,9 +101,7 @@ export class CheckersLedger {
       move: moveNotation(move),
       captured: move.captured.map(squareName),
       score: [this.captures('white'), this.captures('black')],
-      // Where the piece started and stopped, as x (file a = 0) and y (rank 8 = 0): a viewer cannot
-      // tell them from the boards alone when a king's capture ends on the square it started from.
-      details: { position: boardRows(this.position), from: placeOf(move.from), to: placeOf(destinationOf(move)), promoted: move.promotes, ...extra },
+      details: { position: boardRows(this.position), from: placeOf(move.from), to: placeOf(destinationOf(move)), promoted: move.promotes, ...extra } satisfies CheckersPlyDetails,
     });
   }
 

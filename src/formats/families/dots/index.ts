@@ -3,8 +3,8 @@
  * the result in words, the grounding end. Outcomes and verdict problems are in
  * `../problems/dots.ts`. Notation stays in each format's folder (passed in as a `CellName`).
  */
-export { dotsReplayPly, surroundingMoves } from './plies.js';
-export type { CellName, DotsPlyInput } from './plies.js';
+export { dotsPlyDetails, dotsReplayPly, surroundingMoves } from './plies.js';
+export type { CellName, CellPair, DotsPlyDetails, DotsPlyInput, DotsSurroundCells } from './plies.js';
 export { dotsResultText, dotsScoreText } from './result.js';
 export type { DotsEnding } from './result.js';
 export { scoresAfterGrounding, ungroundedDots } from './grounding.js';

@@ -24,6 +24,35 @@ export interface DotsPlyInput {
   readonly surroundExtras?: Readonly<Record<string, JsonValue>>;
 }
 
+/** Points as 0-based `[row, col]` pairs (rows downwards), for readers that know no notation. */
+export type CellPair = [number, number];
+
+/** One surround of a ply, as pairs: its chain, the dots it captured and the empty points it enclosed. */
+export type DotsSurroundCells = { chain: CellPair[]; captured: CellPair[]; empty: CellPair[] };
+
+/**
+ * A Dots ply's details, as `dotsReplayPly` writes them into the replay and pictures, the viewer and
+ * exports read them. A format may add its own fields to a surrounding ply (VK: its record).
+ */
+export type DotsPlyDetails = {
+  /** Row and column as the format's viewer numbers them. */
+  row: number;
+  col: number;
+  cell: CellPair;
+  /** Why the rules refused the dot (a reason code of the rules engine). */
+  illegal?: string;
+  /** A surrounding ply: its chains and enclosed empty points in the format's notation, whether a capture was deferred, and the same as pairs. */
+  chains?: string[];
+  empty?: string[];
+  deferred?: boolean;
+  surroundCells?: DotsSurroundCells[];
+};
+
+/** The details of a replayed Dots ply, read as written (absent fields stay absent). */
+export function dotsPlyDetails(ply: Pick<ReplayPly, 'details'>): Partial<DotsPlyDetails> {
+  return (ply.details ?? {}) as Partial<DotsPlyDetails>;
+}
+
 /**
  * The replay ply of a dot: captured dots in the format's notation, and the details a viewer needs
  * (row, col, illegal reason; for a surrounding move its chains, the empty points it enclosed and
@@ -31,15 +60,13 @@ export interface DotsPlyInput {
  */
 export function dotsReplayPly(input: DotsPlyInput, name: CellName): ReplayPly {
   const { surrounds } = input;
-  const details: Record<string, JsonValue> = { row: input.row, col: input.col, cell: pair(input.cell) };
+  const details: DotsPlyDetails = { row: input.row, col: input.col, cell: pair(input.cell) };
   if (input.illegal !== undefined) details.illegal = input.illegal;
   if (surrounds.length > 0) {
     details.chains = surrounds.map((s) => s.chain.map(name).join(''));
     details.empty = surrounds.flatMap((s) => s.empty.map(name));
     details.deferred = surrounds.some((s) => s.deferred);
-    // The same surrounds as 0-based [row, col] pairs, for viewers that know no notation.
     details.surroundCells = surrounds.map((s) => ({ chain: s.chain.map(pair), captured: s.captured.map(pair), empty: s.empty.map(pair) }));
-    Object.assign(details, input.surroundExtras ?? {});
   }
   return {
     ply: input.ply,
@@ -47,11 +74,11 @@ export function dotsReplayPly(input: DotsPlyInput, name: CellName): ReplayPly {
     move: input.move,
     captured: surrounds.flatMap((s) => s.captured.map(name)),
     score: [...input.scores],
-    details,
+    details: surrounds.length > 0 && input.surroundExtras ? { ...details, ...input.surroundExtras } : details,
   };
 }
 
-function pair(cell: Cell): number[] {
+function pair(cell: Cell): CellPair {
   return [cell.row, cell.col];
 }
 

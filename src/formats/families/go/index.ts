@@ -5,8 +5,8 @@
  */
 export { endsWithTwoPasses, replayGoGame } from './replay.js';
 export type { GoGameReplay, GoPoint, ReplayedGoMove } from './replay.js';
-export { GO_COLUMNS, goCoordinate, goReplayPlies, sgfLetters } from './plies.js';
-export type { GoPlies, GoPlyInput } from './plies.js';
+export { GO_COLUMNS, goCoordinate, goPlyDetails, goReplayPlies, sgfLetters } from './plies.js';
+export type { GoPlies, GoPlyDetails, GoPlyInput } from './plies.js';
 export { drawText, goEnding, goResultNotation, outcomesForResult, parseGoResult, winText } from './result.js';
 export type { GoColor, GoResult, GoWin } from './result.js';
 export { calendarDate } from './dates.js';

@@ -1,4 +1,4 @@
-import type { JsonValue, ReplayPly } from '../../plugin.js';
+import type { ReplayPly } from '../../plugin.js';
 import { indexLetter } from '../../syntaxes/sgf/index.js';
 import type { GoPoint } from './replay.js';
 
@@ -12,6 +12,34 @@ export interface GoPlyInput {
   readonly captured: readonly GoPoint[];
   /** The engine's reason when the move is illegal (`ko`…), null when legal. */
   readonly illegal: string | null;
+}
+
+/**
+ * A Go ply's details, as `goReplayPlies` writes them into the replay and pictures, the viewer and
+ * exports read them; the formats' own extras beside them are named here too.
+ */
+export type GoPlyDetails = {
+  color: 'black' | 'white' | null;
+  /** The point from the top-left, 0-based; null for a pass. */
+  x: number | null;
+  y: number | null;
+  /** The usual coordinates (`Q16`), `pass`, or null past 25 columns. */
+  point: string | null;
+  /** SGF's letters (`pd`), empty for a pass. */
+  sgf: string;
+  /** The stones the move took off. */
+  removes: { x: number; y: number }[];
+  /** The engine's reason when the move is illegal. */
+  illegal?: string;
+  /** SGF: points set up at this move (AB, AW, AE), with what each holds afterwards. */
+  setup?: { x: number; y: number; cell: 'black' | 'white' | 'empty' }[];
+  /** GoFans: the removes the file itself records, when it records them. */
+  fileRemoves?: { x: number; y: number }[];
+};
+
+/** The details of a replayed Go ply, read as written (absent fields stay absent). */
+export function goPlyDetails(ply: Pick<ReplayPly, 'details'>): Partial<GoPlyDetails> {
+  return (ply.details ?? {}) as Partial<GoPlyDetails>;
 }
 
 export interface GoPlies {
@@ -50,7 +78,7 @@ export function goReplayPlies<S, M extends GoPlyInput>(
   input: (move: S) => M,
   board: { readonly seats: number; readonly height: number },
   notation: (point: GoPoint) => string,
-  extra?: (move: M) => Record<string, JsonValue> | undefined,
+  extra?: (move: M) => Pick<GoPlyDetails, 'setup' | 'fileRemoves'> | undefined,
   withPlies = true,
 ): GoPlies {
   const seats = board.seats;
@@ -65,7 +93,7 @@ export function goReplayPlies<S, M extends GoPlyInput>(
   const plies = line.map((move): ReplayPly => {
     const m = input(move);
     captures[m.seat] += m.captured.length;
-    const details: Record<string, JsonValue> = {
+    const details: GoPlyDetails = {
       color: m.color,
       x: m.point?.x ?? null,
       y: m.point?.y ?? null,

@@ -1,5 +1,6 @@
 import type { GameAnalysis, JsonValue, Problem } from '../../plugin.js';
 import { CheckersLedger, Decision, outcomesOf, rulesDecision, russianDraughtsFacts } from '../../families/checkers/ledger.js';
+import type { CheckersPlyExtras } from '../../families/checkers/ledger.js';
 import { moveNotation } from '../../families/checkers/notation.js';
 import { checkersIllegalMove, notReplayedProblem } from '../../families/checkers/problems.js';
 import { byPly, cacheProblem, moveProblem, noteProblem } from '../../families/problem.js';
@@ -110,7 +111,7 @@ export function replayPdn(game: PdnGame, setup: GameSetup, text: string): PdnRep
     }
     if (result.abbreviated) abbreviated++;
     if (result.routes > 1) severalRoutes++;
-    const extra: Record<string, JsonValue> = { written: node.text };
+    const extra: CheckersPlyExtras = { written: node.text };
     if (node.comments.length > 0) extra.comments = node.comments;
     if (node.nags.length > 0) extra.nags = node.nags;
     if (node.variations.length > 0) extra.variations = node.variations.length;

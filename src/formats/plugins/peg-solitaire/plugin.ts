@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS, ReadLimits } from '../../../core/limits.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, JsonValue, ReadOptions, RegeneratedFile, ReplayPly, UploadedFile } from '../../plugin.js';
 import { decodeUtf8 } from '../../text/decode.js';
 import { sniffVersion } from './detect.js';
-import { jumpName, slotName } from '../../families/peg-solitaire/notation.js';
+import { pegReplayPly } from '../../families/peg-solitaire/plies.js';
 import { parseV1 } from './read-v1.js';
 import { parseV2 } from './read-v2.js';
 import type { ParsedBoardFile } from './model.js';
@@ -66,22 +66,7 @@ export const pegSolitairePlugin: FormatPlugin = {
     const counts = census(board);
     const outcome = solve(board, { timeBudgetMs: options.timeBudgetMs });
     const played = playJumps(board, outcome.solvable === 'yes' ? outcome.solution : []);
-    const replay: ReplayPly[] = played.jumps.map((jump, i) => ({
-      ply: i + 1,
-      player: null,
-      move: jumpName(jump.from, jump.to),
-      captured: [slotName(jump.over)],
-      score: [jump.total],
-      details: {
-        from: { x: jump.from.x, y: jump.from.y },
-        over: { x: jump.over.x, y: jump.over.y },
-        to: { x: jump.to.x, y: jump.to.y },
-        stone: jump.stone,
-        capturedStone: jump.captured,
-        points: jump.points,
-        stonesLeft: jump.stonesLeft,
-      },
-    }));
+    const replay: ReplayPly[] = played.jumps.map(pegReplayPly);
     const details: Record<string, JsonValue> = {
       formatVersion: parsed.formatVersion,
       mode: board.mode,

@@ -1,0 +1,38 @@
+import type { StoneColour } from '../../../rules/peg-solitaire/board.js';
+import type { PlayedJump } from '../../../rules/peg-solitaire/play.js';
+import type { ReplayPly } from '../../plugin.js';
+import { jumpName, slotName } from './notation.js';
+
+/**
+ * A jump's details, as the replay carries them and pictures, the viewer and exports read them: the
+ * holes as x/y from the board's top-left (locked cells counted), the stones, the points it scored
+ * and the stones left.
+ */
+export type PegPlyDetails = {
+  from: { x: number; y: number };
+  over: { x: number; y: number };
+  to: { x: number; y: number };
+  stone: StoneColour;
+  capturedStone: StoneColour;
+  points: number;
+  stonesLeft: number;
+};
+
+/** The replay row of the `index`-th (0-based) jump of a solution: no player, the running total as its score. */
+export function pegReplayPly(jump: PlayedJump, index: number): ReplayPly {
+  const details: PegPlyDetails = {
+    from: { x: jump.from.x, y: jump.from.y },
+    over: { x: jump.over.x, y: jump.over.y },
+    to: { x: jump.to.x, y: jump.to.y },
+    stone: jump.stone,
+    capturedStone: jump.captured,
+    points: jump.points,
+    stonesLeft: jump.stonesLeft,
+  };
+  return { ply: index + 1, player: null, move: jumpName(jump.from, jump.to), captured: [slotName(jump.over)], score: [jump.total], details };
+}
+
+/** The details of a replayed jump, read as written (absent fields stay absent). */
+export function pegPlyDetails(ply: Pick<ReplayPly, 'details'>): Partial<PegPlyDetails> {
+  return (ply.details ?? {}) as Partial<PegPlyDetails>;
+}
