@@ -17,6 +17,14 @@ export interface FormatIssue extends SourceLocation {
 }
 
 /**
+ * 422 `export.does_not_fit`: what of the game the format written to cannot hold. Given the format,
+ * the text names it first (`the game does not fit VK/code: …`).
+ */
+export function doesNotFit(what: string, format?: { readonly publisher: string; readonly version: string }): FormatError {
+  return new FormatError(format ? `the game does not fit ${format.publisher}/${format.version}: ${what}` : what, [], 422, 'export.does_not_fit');
+}
+
+/**
  * Stable, machine-readable reasons an upload is refused by the formats layer. Clients branch on
  * these; the human text beside them may change. Never rename one: add a new one.
  */

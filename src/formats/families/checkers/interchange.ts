@@ -1,4 +1,4 @@
-import { FormatError } from '../../../core/errors.js';
+import { FormatError, doesNotFit } from '../../../core/errors.js';
 import type { FormatDescriptor, InterchangeGame, Problem, RegeneratedFile } from '../../plugin.js';
 import { judgeMove } from '../../../rules/checkers/judge-move.js';
 import { applyMove } from '../../../rules/checkers/apply-move.js';
@@ -94,11 +94,6 @@ export function checkersGameFor(game: InterchangeGame, format: FormatDescriptor,
 /** The file a conversion gives: text in `format`, named `game` with the format's usual extension. */
 export function convertedFile(format: FormatDescriptor, extension: string, content: string): RegeneratedFile {
   return { publisher: format.publisher, version: format.version, mediaType: 'text/plain; charset=utf-8', filename: `game${extension}`, content };
-}
-
-/** The 422 a writer answers for what its format cannot hold. */
-export function doesNotFit(message: string): FormatError {
-  return new FormatError(message, [], 422, 'export.does_not_fit');
 }
 
 /**

@@ -8,7 +8,7 @@ export type { CellName, CellPair, DotsPlyDetails, DotsPlyInput, DotsSurroundCell
 export { dotsResultText, dotsScoreText } from './result.js';
 export type { DotsEnding } from './result.js';
 export { scoresAfterGrounding, ungroundedDots } from './grounding.js';
-export { asDotsGame, doesNotFit, isCross, notConvertible, refuseBranchesAndSnapshots, variationCount } from './interchange.js';
+export { asDotsGame, isCross, notConvertible, refuseBranchesAndSnapshots, variationCount } from './interchange.js';
 export type {
   DotsInterchangeField,
   DotsInterchangeGame,

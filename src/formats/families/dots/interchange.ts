@@ -1,5 +1,5 @@
 import type { Cell } from '../../../rules/dots/index.js';
-import { FormatError } from '../../../core/errors.js';
+import { FormatError, doesNotFit } from '../../../core/errors.js';
 import type { FormatDescriptor, InterchangeGame } from '../../plugin.js';
 
 /**
@@ -112,11 +112,6 @@ export function asDotsGame(game: InterchangeGame, format: FormatDescriptor): Dot
   return game as DotsInterchangeGame;
 }
 
-/** 422 `export.does_not_fit`: `what` says what of the game the format cannot hold. */
-export function doesNotFit(format: FormatDescriptor, what: string): FormatError {
-  return new FormatError(`the game does not fit ${format.publisher}/${format.version}: ${what}`, [], 422, 'export.does_not_fit');
-}
-
 /** 422 `export.does_not_fit` for a source the engine cannot replay, so that nothing can be regenerated. */
 export function notConvertible(reason: string): FormatError {
   return new FormatError(`the game cannot be converted: ${reason}`, [], 422, 'export.does_not_fit');
@@ -124,9 +119,9 @@ export function notConvertible(reason: string): FormatError {
 
 /** A game or line that needs plies in turn order: refuses what a flat, dots-only format cannot hold. */
 export function refuseBranchesAndSnapshots(game: DotsInterchangeGame, format: FormatDescriptor): void {
-  if (game.players.length !== 2) throw doesNotFit(format, `${game.players.length} players (it records games of two)`);
+  if (game.players.length !== 2) throw doesNotFit(`${game.players.length} players (it records games of two)`, format);
   if (game.snapshot !== null && game.snapshot.points.some((code) => code >= 5)) {
-    throw doesNotFit(format, 'a board state with captured dots or surrounded points and no moves: the captures cannot be replayed');
+    throw doesNotFit('a board state with captured dots or surrounded points and no moves: the captures cannot be replayed', format);
   }
 }
 

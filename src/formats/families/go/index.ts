@@ -10,5 +10,5 @@ export type { GoPlies, GoPlyDetails, GoPlyInput } from './plies.js';
 export { drawText, goEnding, goResultNotation, outcomesForResult, parseGoResult, winText } from './result.js';
 export type { GoColor, GoResult, GoWin } from './result.js';
 export { calendarDate } from './dates.js';
-export { countVariations, doesNotFit, interchangeMoves, interchangeSetupCount, interchangeTree, withoutVariations } from './interchange.js';
+export { countVariations, interchangeMoves, interchangeSetupCount, interchangeTree, withoutVariations } from './interchange.js';
 export type { GoInterchangeGame, GoInterchangeMove, GoInterchangePlayer, GoInterchangeSetupPoint } from './interchange.js';

@@ -69,11 +69,6 @@ export interface GoInterchangeSetupPoint {
   readonly cell: GoColor | 'empty';
 }
 
-/** The 422 a writer answers for what its format cannot hold. */
-export function doesNotFit(message: string): FormatError {
-  return new FormatError(message, [], 422, 'export.does_not_fit');
-}
-
 /** Every move of the tree, depth-first in document order (main line first at each branch), iteratively. */
 export function* interchangeMoves(game: GoInterchangeGame): Generator<{ move: GoInterchangeMove; ply: number }> {
   const stack = [...game.moves].reverse().map((move) => ({ move, ply: 1 }));

@@ -1,9 +1,9 @@
+import { doesNotFit } from '../../../core/errors.js';
 import type { ReadLimits } from '../../../core/limits.js';
 import { boardRows } from '../../families/checkers/ledger.js';
 import {
   CheckersInterchange,
   dateWords,
-  doesNotFit,
   interchangeMove,
   notReplayable,
   replayInterchange,

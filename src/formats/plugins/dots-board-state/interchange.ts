@@ -1,5 +1,6 @@
+import { doesNotFit } from '../../../core/errors.js';
 import { DotsGame, MAX_SIDE, scorePosition } from '../../../rules/dots/index.js';
-import { doesNotFit } from '../../families/dots/index.js';
+
 import type { DotsInterchangeGame, DotsSetupDot } from '../../families/dots/index.js';
 import type { FormatDescriptor } from '../../plugin.js';
 import type { BoardState } from './model.js';
@@ -49,8 +50,8 @@ export function boardStateToInterchange(state: BoardState): DotsInterchangeGame 
 export function interchangeToBoardState(game: DotsInterchangeGame, format: FormatDescriptor): string {
   const { width, height } = game.field;
   const players = game.players.length;
-  if (players < 2 || players > 4) throw doesNotFit(format, `${players} players (a board state has 2 to 4)`);
-  if (width > MAX_SIDE || height > MAX_SIDE) throw doesNotFit(format, `a field of ${width}x${height}: a board state is at most ${MAX_SIDE}x${MAX_SIDE}`);
+  if (players < 2 || players > 4) throw doesNotFit(`${players} players (a board state has 2 to 4)`, format);
+  if (width > MAX_SIDE || height > MAX_SIDE) throw doesNotFit(`a field of ${width}x${height}: a board state is at most ${MAX_SIDE}x${MAX_SIDE}`, format);
   const active = new Array<boolean>(players).fill(true);
   let points: readonly number[];
   let toMove = 0;
@@ -62,7 +63,7 @@ export function interchangeToBoardState(game: DotsInterchangeGame, format: Forma
     for (const dot of game.setup) engine.place(dot.seat, dot.cell.row, dot.cell.col);
     let last = -1;
     game.moves.forEach((move, i) => {
-      if (move.kind === 'ground') throw doesNotFit(format, `move ${i + 1} is grounding: a board state cannot show the dots given up, which no surround captures`);
+      if (move.kind === 'ground') throw doesNotFit(`move ${i + 1} is grounding: a board state cannot show the dots given up, which no surround captures`, format);
       if (move.kind === 'stop') active[move.seat] = false;
       if (move.kind === 'dot' || move.kind === 'add') engine.place(move.seat, move.cell.row, move.cell.col);
       if (move.kind !== 'add') last = move.seat;

@@ -1,3 +1,4 @@
+import { doesNotFit } from '../../../core/errors.js';
 import { MAX_BOARD_SIZE, MIN_BOARD_SIZE } from '../../../rules/go/index.js';
 import {
   GoColor,
@@ -5,7 +6,6 @@ import {
   GoInterchangePlayer,
   GoResult,
   countVariations,
-  doesNotFit,
   goResultNotation,
   interchangeSetupCount,
   interchangeTree,

@@ -1,9 +1,8 @@
-import { FormatError } from '../../../core/errors.js';
+import { FormatError, doesNotFit } from '../../../core/errors.js';
 import {
   CheckersInterchange,
   CheckersLine,
   CheckersMove,
-  doesNotFit,
   interchangeMove,
   notReplayable,
   replayInterchange,

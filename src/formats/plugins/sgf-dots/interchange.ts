@@ -1,4 +1,5 @@
-import { doesNotFit, refuseBranchesAndSnapshots } from '../../families/dots/index.js';
+import { doesNotFit } from '../../../core/errors.js';
+import { refuseBranchesAndSnapshots } from '../../families/dots/index.js';
 import type { DotsInterchangeGame, DotsInterchangeMove, DotsInterchangeResult, DotsSetupDot, DotsVariation } from '../../families/dots/index.js';
 import { escapeValue, simpleText } from '../../syntaxes/sgf/index.js';
 import type { FormatDescriptor } from '../../plugin.js';
@@ -94,7 +95,7 @@ export function interchangeToSgfText(game: DotsInterchangeGame, format: FormatDe
   refuseBranchesAndSnapshots(game, format);
   const { width, height } = game.field;
   if (width > LARGEST_SGF_SIDE || height > LARGEST_SGF_SIDE) {
-    throw doesNotFit(format, `a field of ${width}x${height}: SGF letters address ${LARGEST_SGF_SIDE} points a side`);
+    throw doesNotFit(`a field of ${width}x${height}: SGF letters address ${LARGEST_SGF_SIDE} points a side`, format);
   }
   const root: string[] = ['GM[40]', 'FF[4]', 'CA[UTF-8]', `SZ[${writeSize(width, height)}]`];
   const prop = (id: string, value: string | null): void => {
@@ -115,7 +116,7 @@ export function interchangeToSgfText(game: DotsInterchangeGame, format: FormatDe
       .map((values, seat) => (values === '' ? '' : `${seat === 0 ? 'AB' : 'AW'}${values}`))
       .join('');
   const off = (what: string): never => {
-    throw doesNotFit(format, what);
+    throw doesNotFit(what, format);
   };
   const all = (moves: readonly DotsInterchangeMove[], variations: readonly DotsVariation[]): void => {
     moves.forEach((m, i) => {

@@ -1,10 +1,10 @@
+import { doesNotFit } from '../../../core/errors.js';
 import { BLACK, EMPTY, GoSetupPoint } from '../../../rules/go/index.js';
 import {
   GoColor,
   GoInterchangeGame,
   GoInterchangeMove,
   GoInterchangeSetupPoint,
-  doesNotFit,
   goResultNotation,
   interchangeMoves,
   interchangeTree,

@@ -1,5 +1,6 @@
+import { doesNotFit } from '../../../core/errors.js';
 import type { Cell } from '../../../rules/dots/index.js';
-import { doesNotFit, isCross, refuseBranchesAndSnapshots, variationCount } from '../../families/dots/index.js';
+import { isCross, refuseBranchesAndSnapshots, variationCount } from '../../families/dots/index.js';
 import type { DotsInterchangeGame, DotsInterchangeMove, DotsSetupDot } from '../../families/dots/index.js';
 import type { FormatDescriptor } from '../../plugin.js';
 import type { CodeToken } from './read.js';
@@ -79,14 +80,14 @@ export function interchangeToVk(game: DotsInterchangeGame, format: FormatDescrip
   refuseBranchesAndSnapshots(game, format);
   const side = LARGEST_CODED_SIDE;
   if (game.field.width > side || game.field.height > side) {
-    throw doesNotFit(format, `a field larger than a VK code can address (${game.field.width}x${game.field.height}; a base-36 digit reaches ${side})`);
+    throw doesNotFit(`a field larger than a VK code can address (${game.field.width}x${game.field.height}; a base-36 digit reaches ${side})`, format);
   }
   const branches = variationCount(game.variations);
-  if (branches > 0) throw doesNotFit(format, `${branches} variation${branches === 1 ? '' : 's'}: a VK code holds one line of play`);
+  if (branches > 0) throw doesNotFit(`${branches} variation${branches === 1 ? '' : 's'}: a VK code holds one line of play`, format);
   game.moves.forEach((move, i) => {
     const what = { pass: 'a pass', ground: 'grounding', add: 'a dot added out of turn' } as const;
     if (move.kind === 'pass' || move.kind === 'ground' || move.kind === 'add') {
-      throw doesNotFit(format, `move ${i + 1} is ${what[move.kind]}, which a VK code cannot write`);
+      throw doesNotFit(`move ${i + 1} is ${what[move.kind]}, which a VK code cannot write`, format);
     }
   });
   const first = game.moves.find((m) => m.kind === 'dot' || m.kind === 'stop');
@@ -94,17 +95,17 @@ export function interchangeToVk(game: DotsInterchangeGame, format: FormatDescrip
   const ours = game.setup.filter((d) => d.seat === redSeat);
   const theirs = game.setup.filter((d) => d.seat !== redSeat);
   if (ours.length !== theirs.length) {
-    throw doesNotFit(format, `setup dots cannot be written as alternating first moves: ${ours.length} of the first player, ${theirs.length} of the other`);
+    throw doesNotFit(`setup dots cannot be written as alternating first moves: ${ours.length} of the first player, ${theirs.length} of the other`, format);
   }
   const opening: DotsSetupDot[] = ours.flatMap((dot, i) => [dot, theirs[i]]);
   const sequence = [...opening.map((d) => ({ kind: 'dot' as const, ...d })), ...game.moves];
-  if (!sequence.some((m) => m.kind === 'dot')) throw doesNotFit(format, 'no dot: a VK code holds at least one');
+  if (!sequence.some((m) => m.kind === 'dot')) throw doesNotFit('no dot: a VK code holds at least one', format);
   const vkSeat = (seat: number): 0 | 1 => (seat === redSeat ? 0 : 1);
   const tokens: CodeToken[] = sequence.map((move, i) => {
     if (move.kind === 'stop') return { kind: 'stop', text: vkSeat(move.seat) === 0 ? '0f' : '0s', seat: vkSeat(move.seat), offset: 0 };
     const cell = (move as { cell: Cell }).cell;
     if (cell.row >= side || cell.col >= side) {
-      throw doesNotFit(format, `the dot of move ${i + 1 - opening.length} is at row ${cell.row + 1}, column ${cell.col + 1}, past the ${side} a VK code can address`);
+      throw doesNotFit(`the dot of move ${i + 1 - opening.length} is at row ${cell.row + 1}, column ${cell.col + 1}, past the ${side} a VK code can address`, format);
     }
     return { kind: 'move', text: cellCode(cell), row: cell.row + 1, col: cell.col + 1, offset: 0 };
   });
@@ -128,7 +129,7 @@ export function interchangeToVk(game: DotsInterchangeGame, format: FormatDescrip
     const withExtra = replayWith(true);
     if (withExtra.outOfTurn === null) ({ replay, outOfTurn, extraMove } = { ...withExtra, extraMove: true });
   }
-  if (outOfTurn !== null) throw doesNotFit(format, outOfTurn);
+  if (outOfTurn !== null) throw doesNotFit(outOfTurn, format);
   if (!save) return { text: replay.code, redSeat, setupMoves: opening.length, replay };
   const line = (seat: number): string => {
     const player = game.players[seat];
