@@ -16,7 +16,8 @@ import { moveNotation, squareName } from './notation.js';
 
 /** Seat 0 is white, seat 1 black, in every checkers format. */
 export const SEAT: Readonly<Record<Colour, number>> = { white: 0, black: 1 };
-export const COLOURS: readonly Colour[] = ['white', 'black'];
+/** The sides by seat: white, who moves first, then black. */
+export const SIDES: readonly Colour[] = ['white', 'black'];
 
 /** The value a light square shows in board rows (the BARS `area_monitor` shape). */
 export const LIGHT_SQUARE = 9;
@@ -124,7 +125,7 @@ export class CheckersLedger {
 
   /** White then black, with their names (null when the format has none) and outcomes. */
   players(outcomes: Readonly<Record<Colour, PlayerOutcome>>, names: Readonly<Record<Colour, string | null>> = { white: null, black: null }): PlayerEntry[] {
-    return COLOURS.map((colour) => ({
+    return SIDES.map((colour) => ({
       seat: SEAT[colour],
       name: names[colour],
       externalId: null,

@@ -1,3 +1,4 @@
+import { SGF_PLAYER_COLOURS } from '../../syntaxes/sgf/index.js';
 import type { GameAnalysis, GameFacts, JsonValue, PlayerEntry, PlayerOutcome, Problem, ReplayPly } from '../../plugin.js';
 import { dotsReplayPly, dotsResultText, dotsScoreText, surroundingMoves } from '../../families/dots/index.js';
 import type { DotsEnding } from '../../families/dots/index.js';
@@ -8,8 +9,6 @@ import type { Cell } from '../../../rules/dots/index.js';
 import type { SgfDotsGame } from './model.js';
 import { parseResult, pointName, scoreResult, SgfResult, writeMoveValue } from './notation.js';
 import type { SgfReplay, SgfReplayedPly } from './replay.js';
-
-export const COLOURS = ['black', 'white'] as const;
 
 /** A replayed side line (a variation), numbered from 1 in file order. */
 export interface SideLineReplay {
@@ -26,7 +25,7 @@ export function analyse(game: SgfDotsGame, main: SgfReplay, sides: readonly Side
     let legal = true;
     let consistent = true;
     for (const p of plies.slice(from)) {
-      const who = `${where}${COLOURS[p.move.seat]} ${moveText(p)}`;
+      const who = `${where}${SGF_PLAYER_COLOURS[p.move.seat]} ${moveText(p)}`;
       if (p.illegal !== undefined) {
         legal = false;
         problems.push(dotsIllegalMove(p.illegal, p.ply, who));
@@ -63,7 +62,7 @@ export function analyse(game: SgfDotsGame, main: SgfReplay, sides: readonly Side
     seat,
     name: nonEmpty(game.root[seat === 0 ? 'PB' : 'PW']),
     externalId: null,
-    color: COLOURS[seat],
+    color: SGF_PLAYER_COLOURS[seat],
     declaredPoints: null,
     points: main.scores[seat],
     captures: main.scores[seat],
@@ -76,7 +75,7 @@ export function analyse(game: SgfDotsGame, main: SgfReplay, sides: readonly Side
     surrounds: surroundingMoves(main.plies),
     setupDots: setupCount(game),
     passes: main.passes,
-    grounding: main.grounding === null ? null : { by: COLOURS[main.grounding.seat], given: main.grounding.given.map(pointName) },
+    grounding: main.grounding === null ? null : { by: SGF_PLAYER_COLOURS[main.grounding.seat], given: main.grounding.given.map(pointName) },
     score: [...main.scores],
     declaredResult: game.root.RE ?? null,
     regeneratedResult,
@@ -153,7 +152,7 @@ function playerOutcomes(declared: SgfResult | null, main: SgfReplay): PlayerOutc
 }
 
 function resultText(declared: SgfResult | null, main: SgfReplay): string | null {
-  if (main.grounding !== null) return dotsResultText(COLOURS, { kind: 'grounded', seat: main.grounding.seat }, main.scores);
+  if (main.grounding !== null) return dotsResultText(SGF_PLAYER_COLOURS, { kind: 'grounded', seat: main.grounding.seat }, main.scores);
   if (declared === null) return null;
   const loser = (winner: number): number => 1 - winner;
   let ending: DotsEnding | null = null;
@@ -165,18 +164,18 @@ function resultText(declared: SgfResult | null, main: SgfReplay): string | null 
       ending = { kind: 'time', seat: loser(declared.winner) };
       break;
     case 'forfeit':
-      return `${COLOURS[loser(declared.winner)]} forfeited`;
+      return `${SGF_PLAYER_COLOURS[loser(declared.winner)]} forfeited`;
     case 'score':
-      return `${COLOURS[declared.winner]} wins by ${declared.margin}`;
+      return `${SGF_PLAYER_COLOURS[declared.winner]} wins by ${declared.margin}`;
     case 'win':
-      return `${COLOURS[declared.winner]} wins`;
+      return `${SGF_PLAYER_COLOURS[declared.winner]} wins`;
     case 'draw':
-      return `draw; ${dotsScoreText(COLOURS, main.scores)}`;
+      return `draw; ${dotsScoreText(SGF_PLAYER_COLOURS, main.scores)}`;
     case 'void':
     case 'unknown':
       return null;
   }
-  return dotsResultText(COLOURS, ending, main.scores);
+  return dotsResultText(SGF_PLAYER_COLOURS, ending, main.scores);
 }
 
 function setupCount(game: SgfDotsGame): number {

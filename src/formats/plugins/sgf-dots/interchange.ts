@@ -1,7 +1,7 @@
 import { doesNotFit } from '../../../core/errors.js';
 import { refuseBranchesAndSnapshots } from '../../families/dots/index.js';
 import type { DotsInterchangeGame, DotsInterchangeMove, DotsInterchangeResult, DotsSetupDot, DotsVariation } from '../../families/dots/index.js';
-import { escapeValue, simpleText } from '../../syntaxes/sgf/index.js';
+import { escapeValue, SGF_PLAYER_COLOURS, simpleText } from '../../syntaxes/sgf/index.js';
 import type { FormatDescriptor } from '../../plugin.js';
 import type { SgfDotsGame, SgfDotsNode } from './model.js';
 import { LARGEST_SGF_SIDE, parseResult, pointName, writeSize } from './notation.js';
@@ -13,7 +13,6 @@ import { LARGEST_SGF_SIDE, parseResult, pointName, writeSize } from './notation.
  * (comments, clocks, zagram's territory TB/TW) are not part of the model.
  */
 
-const COLOURS = ['black', 'white'] as const;
 const MODELLED = new Set(['GM', 'FF', 'CA', 'SZ', 'PB', 'PW', 'BR', 'WR', 'DT', 'EV', 'RU', 'RE', 'AB', 'AW', 'B', 'W', 'TB', 'TW']);
 const EXTRA = 'SGF:';
 
@@ -33,7 +32,7 @@ export function sgfToInterchange(game: SgfDotsGame): DotsInterchangeGame {
       name: text(seat === 0 ? 'PB' : 'PW'),
       externalId: null,
       rating: text(seat === 0 ? 'BR' : 'WR'),
-      colour: COLOURS[seat],
+      colour: SGF_PLAYER_COLOURS[seat],
     })),
     rules: { extraMove: null, crossStart: null, text: text('RU') },
     setup: game.rootNode.setup.map((d) => ({ seat: d.seat, cell: d.cell })),

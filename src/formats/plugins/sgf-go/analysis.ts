@@ -1,3 +1,4 @@
+import { SGF_PLAYER_COLOURS } from '../../syntaxes/sgf/index.js';
 import { GoGameReplay, GoResult, drawText, endsWithTwoPasses, goEnding, goReplayPlies, outcomesForResult, sgfLetters, winText } from '../../families/go/index.js';
 import type { GameAnalysis, JsonValue, PlayerEntry, Problem } from '../../plugin.js';
 import { goIllegalMove } from '../../families/go/problems.js';
@@ -5,8 +6,6 @@ import { noteProblem } from '../../families/problem.js';
 import type { SgfCollection } from '../../syntaxes/sgf/index.js';
 import type { SgfGoGame, SgfGoMove } from './model.js';
 import { setupPoint } from './interchange.js';
-
-const COLORS = ['black', 'white'] as const;
 
 /**
  * Index rows, verdict and replay of a replayed SGF Go game. The result and the outcomes are the
@@ -37,7 +36,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
   }
 
   const basis = outcomeBasis(game.result);
-  const outcomes = outcomesForResult(COLORS, basis);
+  const outcomes = outcomesForResult(SGF_PLAYER_COLOURS, basis);
   const { plies, captures } = goReplayPlies(
     replay.mainLine,
     (m) => ({ ply: m.ply, seat: seatOf(m.node), color: m.node.color, point: m.node.point, captured: m.captured, illegal: m.illegal, node: m.node }),
@@ -46,7 +45,7 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
     ({ node }) => (node.setup ? { setup: node.setup.map((p) => ({ ...setupPoint(p) })) } : undefined),
     withReplay,
   );
-  const players: PlayerEntry[] = COLORS.map((color, seat) => ({
+  const players: PlayerEntry[] = SGF_PLAYER_COLOURS.map((color, seat) => ({
     seat,
     name: game.text(color === 'black' ? 'PB' : 'PW'),
     externalId: null,

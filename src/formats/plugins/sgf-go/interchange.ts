@@ -10,7 +10,7 @@ import {
   interchangeTree,
   sgfLetters,
 } from '../../families/go/index.js';
-import { escapeValue, firstText } from '../../syntaxes/sgf/index.js';
+import { escapeValue, firstText, SGF_PLAYER_COLOURS } from '../../syntaxes/sgf/index.js';
 import type { SgfGoGame, SgfGoMove } from './model.js';
 import { SGF_GO_ROOT, writeSgfTree } from './regenerate.js';
 
@@ -33,7 +33,6 @@ const GAME_INFO: readonly (readonly [string, string])[] = [
 ];
 /** Text properties (line breaks are content); the others are SimpleText. */
 const TEXT = new Set(['GC']);
-const COLORS = ['black', 'white'] as const;
 /** Letters address 52 points a side (`a`-`z`, `A`-`Z`). */
 const MAX_SIDE = 52;
 
@@ -59,7 +58,7 @@ export function sgfToInterchange(game: SgfGoGame): GoInterchangeGame {
     komi: game.komi?.value ?? null,
     komiText: game.text('KM'),
     handicap: game.handicap,
-    players: COLORS.map((color) => {
+    players: SGF_PLAYER_COLOURS.map((color) => {
       const [name, rating, team] = color === 'black' ? ['PB', 'BR', 'BT'] : ['PW', 'WR', 'WT'];
       return { color, name: game.text(name), id: null, rating: game.text(rating), team: game.text(team) };
     }),
@@ -142,7 +141,7 @@ function rootNode(game: GoInterchangeGame, seatOf: Map<GoColor, number>): string
   parts.push(game.boardWidth === game.boardHeight ? `SZ[${game.boardWidth}]` : `SZ[${game.boardWidth}:${game.boardHeight}]`);
   put('KM', game.komi !== null ? String(game.komi) : game.komiText);
   put('HA', game.handicap === null ? null : String(game.handicap));
-  for (const color of COLORS) {
+  for (const color of SGF_PLAYER_COLOURS) {
     const player = seatOf.has(color) ? game.players[seatOf.get(color)!] : undefined;
     const [name, rating, team] = color === 'black' ? ['PB', 'BR', 'BT'] : ['PW', 'WR', 'WT'];
     put(name, player?.name ?? null);

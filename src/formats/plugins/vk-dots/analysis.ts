@@ -6,7 +6,8 @@ import type { VkReplay } from './replay.js';
 import type { VkSource } from './model.js';
 import { dotsIllegalMove, dotsOutcomes, surroundRecordProblem } from '../../families/dots/problems.js';
 
-export const COLOURS = ['red', 'blue'] as const;
+/** VK's two players by seat: red moves first, blue second. */
+export const VK_COLOURS = ['red', 'blue'] as const;
 
 /** Index rows, verdict and replay plies of a replayed VK upload. */
 export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: VkReplay, field: { width: number; height: number }): GameAnalysis {
@@ -14,7 +15,7 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
   let legal = true;
   let consistent = true;
   for (const move of replay.moves) {
-    const who = `${COLOURS[move.seat]} ${move.text}`;
+    const who = `${VK_COLOURS[move.seat]} ${move.text}`;
     if (move.illegal !== undefined) {
       legal = false;
       problems.push(dotsIllegalMove(move.illegal, move.ply, who));
@@ -32,7 +33,7 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
     seat,
     name: names[seat]?.name ?? null,
     externalId: names[seat]?.vkId ?? null,
-    color: COLOURS[seat],
+    color: VK_COLOURS[seat],
     declaredPoints: lastWritten?.score[seat] ?? null,
     points: replay.scores[seat],
     captures: replay.scores[seat],
@@ -43,7 +44,7 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
     field: { width: field.width, height: field.height },
     moves: replay.moves.length,
     surrounds: surroundingMoves(replay.moves),
-    endedBy: stop === undefined ? null : COLOURS[stop.seat],
+    endedBy: stop === undefined ? null : VK_COLOURS[stop.seat],
     endedAfterMove: stop === undefined ? null : stop.afterPly,
     score: [...replay.scores],
     declaredScore: lastWritten === undefined ? null : [...lastWritten.score],
@@ -54,7 +55,7 @@ export function analyse(source: VkSource, tokens: readonly CodeToken[], replay: 
   return {
     players,
     moveCount: replay.moves.length,
-    result: stop === undefined ? null : dotsResultText(COLOURS, { kind: 'ended', seat: stop.seat }, replay.scores),
+    result: stop === undefined ? null : dotsResultText(VK_COLOURS, { kind: 'ended', seat: stop.seat }, replay.scores),
     verdict: { legal, consistent, problems },
     // The real sizes of the app's s/m/b fields are unknown and the 35x35 replay field is the
     // archive's choice, not the game's; a VK file records no date, event or rules.

@@ -1,3 +1,4 @@
+import { VK_COLOURS } from './analysis.js';
 import { doesNotFit } from '../../../core/errors.js';
 import type { Cell } from '../../../rules/dots/index.js';
 import { isCross, refuseBranchesAndSnapshots, variationCount } from '../../families/dots/index.js';
@@ -14,7 +15,6 @@ import type { VkSource } from './model.js';
  * replays every code on 35x35, so that is the game's field here, marked as not stated.
  */
 
-const COLOURS = ['red', 'blue'] as const;
 /** The extra key of the save file's field-size letter (`b`, `m`, `s`). */
 const FIELD_SIZE_KEY = 'VK Dots:fieldSize';
 
@@ -39,7 +39,7 @@ export function vkToInterchange(source: VkSource, tokens: readonly CodeToken[], 
     // Real VK ids are positive: a 0 is what this archive writes for a player without one.
     externalId: line === null || /^0+$/.test(line.vkId) ? null : line.vkId,
     rating: null,
-    colour: COLOURS[seat],
+    colour: VK_COLOURS[seat],
   }));
   return {
     family: 'dots',
@@ -134,7 +134,7 @@ export function interchangeToVk(game: DotsInterchangeGame, format: FormatDescrip
   const line = (seat: number): string => {
     const player = game.players[seat];
     const id = player.externalId !== null && /^\d+$/.test(player.externalId) ? player.externalId : '0';
-    const name = (player.name ?? '').replace(/\s+/g, ' ').trim() || (player.colour ?? COLOURS[vkSeat(seat)]);
+    const name = (player.name ?? '').replace(/\s+/g, ' ').trim() || (player.colour ?? VK_COLOURS[vkSeat(seat)]);
     return `${id} ${name}`;
   };
   const cross = isCross(opening) || (opening.length === 0 && game.rules.crossStart === true);

@@ -49,3 +49,6 @@ export function indexLetter(index: number): string {
 export function escapeValue(text: string, composed = false): string {
   return text.replace(composed ? /[\]\\:]/g : /[\]\\]/g, (c) => `\\${c}`);
 }
+
+/** SGF's two players by seat: black (B, PB) moves first, white (W, PW) second. */
+export const SGF_PLAYER_COLOURS = ['black', 'white'] as const;
