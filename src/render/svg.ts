@@ -3,7 +3,7 @@
  * rectangular board (points on lines for Go and Dots, squares for draughts and peg solitaire),
  * turned half a circle when it is seen from the other side. Pure code: no Nest, no database.
  */
-import { escapeXml } from '../common/xml-text.js';
+import { escapeXml } from '../core/xml-text.js';
 
 /** Text content of an element (names read from files may hold anything): escaped, and what XML 1.0 cannot hold left out. */
 export const escapeText = (text: string): string => escapeXml(text, false);

@@ -1,5 +1,5 @@
 import { GoFansVersion, versionTraits } from './schemas.js';
-import { escapeXml } from '../../../common/xml-text.js';
+import { escapeXml } from '../../../core/xml-text.js';
 
 /*
  * Writes a GoFans document from plain values, in the layout of the format's examples: the XML
