@@ -84,7 +84,7 @@ export interface FormatPlugin {
   regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile>;
   /**
    * Conversions between the formats of one family go through the family's plain model of a game
-   * (`src/formats/<family>-analysis/interchange.ts`): this reads a file of this plugin into it…
+   * (`src/formats/families/<family>/interchange.ts`): this reads a file of this plugin into it…
    * Malformed input throws a {@link FormatError}.
    */
   toInterchange?(file: UploadedFile, options: ReadOptions): Promise<InterchangeGame>;

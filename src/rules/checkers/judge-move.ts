@@ -39,7 +39,7 @@ interface RefusalOf<Reason extends CheckersIllegal> extends Refused<Reason> {
 /**
  * A refused move: the rule it breaks and the facts that show it, as squares, moves and pieces. The
  * engine writes no notation; a format says it in words (the checkers formats share
- * `describeIllegal` in `src/formats/checkers-analysis/notation.ts`).
+ * `describeIllegal` in `src/formats/families/checkers/notation.ts`).
  *
  * `not_diagonal` and `occupied` are broken by a quiet move's `step` or by one `jump` of a capture;
  * which of the two fields the refusal has tells them apart.

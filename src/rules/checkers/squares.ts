@@ -2,7 +2,7 @@
  * Squares of the 8x8 board as one index, `row * 8 + column`, in the orientation of the BARS
  * `area_monitor` array: row 0 is rank 8 (black's back row), column 0 is file a.
  * Only dark squares (row + column odd) are ever used by the game. Square names (`g3`) are notation,
- * written and read by the formats (`src/formats/checkers-analysis/notation.ts`).
+ * written and read by the formats (`src/formats/families/checkers/notation.ts`).
  */
 export type Square = number;
 

@@ -2,7 +2,7 @@ import { calendarDate } from '../../families/go/index.js';
 
 /*
  * Root property values of Go SGF games as real programs write them: komi, date (the result, `RE`,
- * is read by `go-analysis/result.ts`, since GoFans' `<result>` uses the same notation).
+ * is read by `families/go/result.ts`, since GoFans' `<result>` uses the same notation).
  */
 
 export interface Komi {
