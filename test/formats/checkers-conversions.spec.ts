@@ -89,7 +89,7 @@ describe('USSR championship games (ussr1947.pdn): PDN → BARS → PDN', () => {
       expect(again.details.resultTag).toBe('*');
       plies += again.moveCount;
     }
-    // The count of move tokens in the file's text (test/formats/pdn-draughts/realdata.spec.ts).
+    // The count of move tokens in the file's text (test/formats/plugins/pdn-draughts/real-files.spec.ts).
     expect(plies).toBe(8730);
   });
 
