@@ -8,7 +8,7 @@ import { legalMoves } from '../../../src/rules/checkers/legal-moves.js';
 import { boardOf, sq } from '../../support/checkers/board-builder.js';
 import { ILLEGAL_CASES, proposed, refusalOf } from '../../support/checkers/illegal-cases.js';
 
-// The engine refuses with a code and the squares involved; the words are the formats' (test/formats/checkers-analysis).
+// The engine refuses with a code and the squares involved; the words are the formats' (test/formats/families/checkers).
 
 describe('judging a recorded move', () => {
   it('accepts a legal quiet move and a legal capture, returning the engine move', () => {

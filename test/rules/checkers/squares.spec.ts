@@ -1,7 +1,7 @@
 import { isDarkSquare } from '../../../src/rules/checkers/squares.js';
 import { Position } from '../../../src/rules/checkers/position.js';
 
-// Square names (`g3`) are notation: test/formats/checkers-analysis/notation.spec.ts.
+// Square names (`g3`) are notation: test/formats/families/checkers/notation.spec.ts.
 describe('squares in the area_monitor orientation', () => {
   it('has a1 and h8 dark, a8 light', () => {
     expect(isDarkSquare(7, 0)).toBe(true);

@@ -20,7 +20,7 @@ describe('the SGF corpus and its conversion to VK game codes', () => {
     expect(corpus).toHaveLength(67);
   });
 
-  // Which games convert, and why the others do not: test/formats/dots-conversions.spec.ts.
+  // Which games convert, and why the others do not: test/formats/families/dots/conversions.spec.ts.
   it('replays every converted code through the VK plugin, and its regenerated code is consistent and stable', async () => {
     let converted = 0;
     for (const { name, game } of corpus) {

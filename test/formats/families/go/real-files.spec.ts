@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/core/errors.js';
-import type { GoInterchangeGame } from '../../../src/formats/families/go/index.js';
-import { analyseGoFans } from '../../../src/formats/plugins/gofans-xml/analysis.js';
-import { interpretGoFans, standardDocument } from '../../../src/formats/plugins/gofans-xml/import-procedure.js';
-import { gofansToInterchange } from '../../../src/formats/plugins/gofans-xml/interchange.js';
-import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
-import { GOFANS_SCHEMAS, GoFansVersion, STANDARD_SCHEMA } from '../../../src/formats/plugins/gofans-xml/schemas.js';
-import { runXmllint } from '../../../src/formats/plugins/gofans-xml/xmllint.js';
-import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
-import type { GameRecord } from '../../../src/formats/plugin.js';
-import { sgfGoPlugin } from '../../../src/formats/plugins/sgf-go/plugin.js';
-import { filesUnder } from '../../support/files.js';
-import { expectedOutcomes, firstValue, sabakiRoot } from '../../support/go/sabaki-sgf.js';
+import { FormatError } from '../../../../src/core/errors.js';
+import type { GoInterchangeGame } from '../../../../src/formats/families/go/index.js';
+import { analyseGoFans } from '../../../../src/formats/plugins/gofans-xml/analysis.js';
+import { interpretGoFans, standardDocument } from '../../../../src/formats/plugins/gofans-xml/import-procedure.js';
+import { gofansToInterchange } from '../../../../src/formats/plugins/gofans-xml/interchange.js';
+import { gofansXmlPlugin } from '../../../../src/formats/plugins/gofans-xml/plugin.js';
+import { GOFANS_SCHEMAS, GoFansVersion, STANDARD_SCHEMA } from '../../../../src/formats/plugins/gofans-xml/schemas.js';
+import { runXmllint } from '../../../../src/formats/plugins/gofans-xml/xmllint.js';
+import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
+import type { GameRecord } from '../../../../src/formats/plugin.js';
+import { sgfGoPlugin } from '../../../../src/formats/plugins/sgf-go/plugin.js';
+import { filesUnder } from '../../../support/files.js';
+import { expectedOutcomes, firstValue, sabakiRoot } from '../../../support/go/sabaki-sgf.js';
 
 /*
  * GNU Go's regression games (test/fixtures/realdata) through the family's conversions:

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FormatError } from '../../src/core/errors.js';
-import { DEFAULT_LIMITS } from '../../src/core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameAnalysis, InterchangeGame, ReadOptions } from '../../src/formats/plugin.js';
-import type { DotsInterchangeGame } from '../../src/formats/families/dots/index.js';
-import { DOTS_SERVER_204, dotsServerPlugin } from '../../src/formats/plugins/dots-board-state/plugin.js';
-import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../src/formats/plugins/sgf-dots/plugin.js';
-import { VK_CODE_FORMAT, VK_SAVE_FORMAT, vkDotsPlugin } from '../../src/formats/plugins/vk-dots/plugin.js';
-import { refusal } from '../support/limits.js';
+import { FormatError } from '../../../../src/core/errors.js';
+import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
+import type { FormatDescriptor, FormatPlugin, GameAnalysis, InterchangeGame, ReadOptions } from '../../../../src/formats/plugin.js';
+import type { DotsInterchangeGame } from '../../../../src/formats/families/dots/index.js';
+import { DOTS_SERVER_204, dotsServerPlugin } from '../../../../src/formats/plugins/dots-board-state/plugin.js';
+import { SGF_DOTS_FORMAT, sgfDotsPlugin } from '../../../../src/formats/plugins/sgf-dots/plugin.js';
+import { VK_CODE_FORMAT, VK_SAVE_FORMAT, vkDotsPlugin } from '../../../../src/formats/plugins/vk-dots/plugin.js';
+import { refusal } from '../../../support/limits.js';
 
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const bytes = (text: string | Buffer): Buffer => (Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'));

@@ -1,5 +1,5 @@
-import { decodeUtf8, locate } from '../../src/formats/text/decode.js';
-import { FormatError } from '../../src/core/errors.js';
+import { decodeUtf8, locate } from '../../../src/formats/text/decode.js';
+import { FormatError } from '../../../src/core/errors.js';
 
 describe('decodeUtf8', () => {
   it('decodes Cyrillic and drops a BOM', () => {

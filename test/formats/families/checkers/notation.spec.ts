@@ -1,5 +1,5 @@
-import { moveNotation, parseSquareName, squareName } from '../../../src/formats/families/checkers/notation.js';
-import { squareAt } from '../../../src/rules/checkers/squares.js';
+import { moveNotation, parseSquareName, squareName } from '../../../../src/formats/families/checkers/notation.js';
+import { squareAt } from '../../../../src/rules/checkers/squares.js';
 
 describe('squares by name in the area_monitor orientation', () => {
   it('names [row][column] as the spec does: row 0 is rank 8, column 0 is file a', () => {

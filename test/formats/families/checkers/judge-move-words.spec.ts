@@ -1,8 +1,8 @@
-import type { CheckersIllegal } from '../../../src/rules/checkers/illegal.js';
-import { Position } from '../../../src/rules/checkers/position.js';
-import { describeIllegal } from '../../../src/formats/families/checkers/notation.js';
-import { boardOf, sq } from '../../support/checkers/board-builder.js';
-import { ILLEGAL_CASES, proposed, refusal, refusalOf } from '../../support/checkers/illegal-cases.js';
+import type { CheckersIllegal } from '../../../../src/rules/checkers/illegal.js';
+import { Position } from '../../../../src/rules/checkers/position.js';
+import { describeIllegal } from '../../../../src/formats/families/checkers/notation.js';
+import { boardOf, sq } from '../../../support/checkers/board-builder.js';
+import { ILLEGAL_CASES, proposed, refusal, refusalOf } from '../../../support/checkers/illegal-cases.js';
 
 /** The refusal's explanation in words. */
 function reasonFor(position: Position, path: string, captured: string[] = []): string {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
-import { SgfNode, parseSgf, splitSgf } from '../../../src/formats/syntaxes/sgf/index.js';
-import { filesUnder } from '../../support/files.js';
-import { FOX_GAMES, describeWithRealdata } from '../../support/realdata.js';
+import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
+import { SgfNode, parseSgf, splitSgf } from '../../../../src/formats/syntaxes/sgf/index.js';
+import { filesUnder } from '../../../support/files.js';
+import { FOX_GAMES, describeWithRealdata } from '../../../support/realdata.js';
 
 const require = createRequire(import.meta.url);
 // An independent SGF parser to compare with (a test dependency).

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/core/errors.js';
-import { DEFAULT_LIMITS, ReadLimits } from '../../../src/core/limits.js';
+import { FormatError } from '../../../../src/core/errors.js';
+import { DEFAULT_LIMITS, ReadLimits } from '../../../../src/core/limits.js';
 import {
   SgfNode,
   composeParts,
@@ -11,7 +11,7 @@ import {
   propertyValues,
   simpleText,
   splitSgf,
-} from '../../../src/formats/syntaxes/sgf/index.js';
+} from '../../../../src/formats/syntaxes/sgf/index.js';
 
 const parse = (text: string | Buffer, limits: ReadLimits = DEFAULT_LIMITS) => parseSgf(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, limits);
 

@@ -1,20 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { BARS_FORMAT, barsCheckersPlugin } from '../../src/formats/plugins/bars-checkers/plugin.js';
-import { readBarsRecord } from '../../src/formats/plugins/bars-checkers/model.js';
-import type { CheckersInterchange } from '../../src/formats/families/checkers/interchange.js';
-import { DEFAULT_LIMITS } from '../../src/core/limits.js';
-import { PDN_FORMAT, pdnDraughtsPlugin } from '../../src/formats/plugins/pdn-draughts/plugin.js';
-import type { FormatDescriptor, FormatPlugin, GameAnalysis, InterchangeGame } from '../../src/formats/plugin.js';
+import { BARS_FORMAT, barsCheckersPlugin } from '../../../../src/formats/plugins/bars-checkers/plugin.js';
+import { readBarsRecord } from '../../../../src/formats/plugins/bars-checkers/model.js';
+import type { CheckersInterchange } from '../../../../src/formats/families/checkers/interchange.js';
+import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
+import { PDN_FORMAT, pdnDraughtsPlugin } from '../../../../src/formats/plugins/pdn-draughts/plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameAnalysis, InterchangeGame } from '../../../../src/formats/plugin.js';
 import fc from 'fast-check';
-import { FormatError } from '../../src/core/errors.js';
-import { refusal } from '../support/limits.js';
-import { applyMove } from '../../src/rules/checkers/apply-move.js';
-import { legalMoves } from '../../src/rules/checkers/legal-moves.js';
-import type { Move } from '../../src/rules/checkers/move.js';
-import { Position } from '../../src/rules/checkers/position.js';
-import { squareName } from '../../src/formats/families/checkers/notation.js';
-import { numberOfSquare } from '../../src/formats/plugins/pdn-draughts/notation.js';
-import { formatWords, mutatedFixture } from '../fuzz/fuzz-support.js';
+import { FormatError } from '../../../../src/core/errors.js';
+import { refusal } from '../../../support/limits.js';
+import { applyMove } from '../../../../src/rules/checkers/apply-move.js';
+import { legalMoves } from '../../../../src/rules/checkers/legal-moves.js';
+import type { Move } from '../../../../src/rules/checkers/move.js';
+import { Position } from '../../../../src/rules/checkers/position.js';
+import { squareName } from '../../../../src/formats/families/checkers/notation.js';
+import { numberOfSquare } from '../../../../src/formats/plugins/pdn-draughts/notation.js';
+import { formatWords, mutatedFixture } from '../../../fuzz/fuzz-support.js';
 
 // Real files written by another program (the PDN standard repository, see PROVENANCE.txt there).
 const FOLDER = 'test/fixtures/realdata/checkers/russian';

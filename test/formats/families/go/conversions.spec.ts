@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { FormatError } from '../../../src/core/errors.js';
-import { gofansXmlPlugin } from '../../../src/formats/plugins/gofans-xml/plugin.js';
-import { writeGoFans11 } from '../../../src/formats/plugins/gofans-xml/write.js';
-import { DEFAULT_LIMITS } from '../../../src/core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame } from '../../../src/formats/plugin.js';
-import { sgfGoPlugin } from '../../../src/formats/plugins/sgf-go/plugin.js';
+import { FormatError } from '../../../../src/core/errors.js';
+import { gofansXmlPlugin } from '../../../../src/formats/plugins/gofans-xml/plugin.js';
+import { writeGoFans11 } from '../../../../src/formats/plugins/gofans-xml/write.js';
+import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame } from '../../../../src/formats/plugin.js';
+import { sgfGoPlugin } from '../../../../src/formats/plugins/sgf-go/plugin.js';
 
 /*
  * Conversions between the Go formats (GoFans 1.1, 1.2, 2.1, 2.2 and SGF) through the family's
