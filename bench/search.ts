@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { GameFilters } from '../src/games/game-view.js';
-import { GamesRepository } from '../src/games/games.repository.js';
+import { GamesSearchRepository } from '../src/games/games-search.repository.js';
 import { percentile, startInProcess, withScratchDatabase } from './served.js';
 
 /**
@@ -14,7 +14,7 @@ import { percentile, startInProcess, withScratchDatabase } from './served.js';
  * rest indexed with two players each (three in four with a rating), names drawn from 200 first
  * names × 250 surnames, 500 events, 30 years of dates, four rules, every way a result comes about
  * and margins for the counted ones) written in SQL, then every filter and sort timed three ways in the
- * same run: over HTTP (GET /games, what a client sees), the archive's own SQL (GamesRepository.
+ * same run: over HTTP (GET /games, what a client sees), the archive's own SQL (GamesSearchRepository.
  * search: the page and its players), and a bare hand-written SQL query returning the same page
  * and players on the same connection. Goals: HTTP p95 ≤ 20 ms; the archive's SQL p95 ≤ 1.5× the bare query's.
  * Embedded database (on disk) always; a PostgreSQL server with BENCH_DATABASE_URL.
@@ -220,7 +220,7 @@ async function measure(label: string, settings: Record<string, string>): Promise
 /** Times every kind of search on an archive already seeded. */
 async function timeSearches(app: INestApplication, baseUrl: string, label: string): Promise<void> {
   const db = app.get<DataSource>(getDataSourceToken());
-  const repository = app.get(GamesRepository);
+  const repository = app.get(GamesSearchRepository);
   // The process and the database warm up first (JIT, plan and page caches), so the first kind timed is not the one that pays.
   for (let i = 0; i < 200; i++) {
     await (await fetch(`${baseUrl}/games?limit=${PAGE}`)).arrayBuffer();

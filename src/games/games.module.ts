@@ -2,14 +2,17 @@ import { Module } from '@nestjs/common';
 import { ExportController } from './export/export.controller.js';
 import { ExportService } from './export/export.service.js';
 import { GamesController } from './games.controller.js';
-import { GamesRepository } from './games.repository.js';
+import { GamesExportRepository } from './games-export.repository.js';
+import { GamesSearchRepository } from './games-search.repository.js';
+import { GamesViewRepository } from './games-view.repository.js';
+import { GamesWriteRepository } from './games-write.repository.js';
 import { GamesService } from './games.service.js';
 import { ReindexController } from './reindex.controller.js';
 
 @Module({
   // ExportController first: its /games/export must be routed before /games/{id}.
   controllers: [ExportController, GamesController, ReindexController],
-  providers: [GamesService, GamesRepository, ExportService],
-  exports: [GamesRepository],
+  providers: [GamesService, GamesWriteRepository, GamesSearchRepository, GamesViewRepository, GamesExportRepository, ExportService],
+  exports: [GamesWriteRepository],
 })
 export class GamesModule {}

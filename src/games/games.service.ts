@@ -21,18 +21,22 @@ import type { SearchGamesQuery } from './dto/search-games.query.js';
 import type { UploadGameQuery } from './dto/upload-game.query.js';
 import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
 import type { RawGame } from './game-view.js';
-import { GamesRepository } from './games.repository.js';
+import { GamesSearchRepository } from './games-search.repository.js';
+import { GamesViewRepository } from './games-view.repository.js';
+import { GamesWriteRepository } from './games-write.repository.js';
 import { sha256Hex, uploadFilename } from './upload-body.js';
 import type { ReceivedFile } from './upload-body.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_REINDEX_BATCH = 100;
 
-/** The archive's use cases; reading formats is the plugins' job, SQL the repository's. */
+/** The archive's use cases; reading formats is the plugins' job, SQL the repositories'. */
 @Injectable()
 export class GamesService implements OnApplicationBootstrap {
   constructor(
-    private readonly games: GamesRepository,
+    private readonly writes: GamesWriteRepository,
+    private readonly views: GamesViewRepository,
+    private readonly searches: GamesSearchRepository,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
   ) {}
@@ -65,7 +69,7 @@ export class GamesService implements OnApplicationBootstrap {
     });
     const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
     for (;;) {
-      const stored = await this.games.insert({ file: upload, sha256, mediaType, filename, record });
+      const stored = await this.writes.insert({ file: upload, sha256, mediaType, filename, record });
       if (stored.created) {
         const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record));
         return { game, created: true };
@@ -77,19 +81,19 @@ export class GamesService implements OnApplicationBootstrap {
   }
 
   private async existing(sha256: string): Promise<GameDto | undefined> {
-    const id = await this.games.findIdBySha256(sha256);
-    const view = id === undefined ? undefined : await this.games.findById(String(id));
+    const id = await this.writes.findIdBySha256(sha256);
+    const view = id === undefined ? undefined : await this.views.findById(String(id));
     return view ? toGameDto(view) : undefined;
   }
 
   async get(id: GameId): Promise<GameDto> {
-    const view = await this.games.findById(id);
+    const view = await this.views.findById(id);
     if (!view) throw notFound(id);
     return toGameDto(view);
   }
 
   async raw(id: GameId): Promise<RawGame> {
-    const raw = await this.games.findRaw(id);
+    const raw = await this.views.findRaw(id);
     if (!raw) throw notFound(id);
     return raw;
   }
@@ -170,7 +174,7 @@ export class GamesService implements OnApplicationBootstrap {
   async search(query: SearchGamesQuery): Promise<GamePageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const { filters, after } = resolveSearch(query);
-    const hits = await this.games.search({ ...gameFilters(filters), pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1);
+    const hits = await this.searches.search({ ...gameFilters(filters), pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1);
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
     return {
@@ -188,7 +192,7 @@ export class GamesService implements OnApplicationBootstrap {
     const raw = await this.raw(id);
     const record = await this.analysis.read(storedFile(raw), format, { withReplay: false });
     const mediaType = this.reader.mediaTypeFor(raw.mediaType, record);
-    if (!(await this.games.replaceReading(id, record, mediaType))) throw notFound(id);
+    if (!(await this.writes.replaceReading(id, record, mediaType))) throw notFound(id);
     return this.get(id);
   }
 
@@ -196,7 +200,7 @@ export class GamesService implements OnApplicationBootstrap {
   async reindexBatch(query: ReindexQuery): Promise<ReindexPageDto> {
     const limit = query.limit ?? DEFAULT_REINDEX_BATCH;
     const { after, limit: _limit, ...filters } = query;
-    const ids = await this.games.idsAfter(gameFilters(filters), after ?? 0, limit + 1);
+    const ids = await this.searches.idsAfter(gameFilters(filters), after ?? 0, limit + 1);
     const batch = ids.slice(0, limit);
     const page: ReindexPageDto = { reindexed: 0, indexed: 0, refused: [], next: ids.length > limit ? batch[batch.length - 1] : null };
     for (const id of batch) {
@@ -213,7 +217,7 @@ export class GamesService implements OnApplicationBootstrap {
   }
 
   async delete(id: GameId): Promise<void> {
-    if (!(await this.games.delete(id))) throw notFound(id);
+    if (!(await this.writes.delete(id))) throw notFound(id);
   }
 }
 

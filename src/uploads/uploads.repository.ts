@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { GamesRepository } from '../games/games.repository.js';
-import type { Inserted, NewGame, Query } from '../games/games.repository.js';
+import { GenerateSql } from '../database/sql.js';
+import type { Query } from '../database/sql.js';
+import { GamesWriteRepository } from '../games/games-write.repository.js';
+import type { Inserted, NewGame } from '../games/games-write.repository.js';
+import { EXAMPLE, exampleUpload, SEEDED_UPLOAD } from '../games/sql-examples.js';
 import type { UploadGameOutcome } from './dto/upload.dto.js';
 
 /** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
@@ -69,19 +72,24 @@ interface UploadGameRow {
   game_id: string | null;
 }
 
-/** The SQL of kept files and their games. */
+/**
+ * The SQL of kept files and their games (their games' own rows are GamesWriteRepository's). The SQL
+ * sent is in src/queries/uploads.repository.sql.
+ */
 @Injectable()
 export class UploadsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly games: GamesRepository,
+    private readonly games: GamesWriteRepository,
   ) {}
 
+  @GenerateSql({ params: [SEEDED_UPLOAD.sha256] })
   async findIdBySha256(sha256: string): Promise<number | undefined> {
     const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM uploads WHERE sha256 = decode($1, 'hex')`, [sha256]);
     return rows.length > 0 ? Number(rows[0].id) : undefined;
   }
 
+  @GenerateSql({ params: [EXAMPLE.upload] })
   async findById(id: string): Promise<UploadView | undefined> {
     const rows: UploadRow[] = await this.dataSource.query(
       `SELECT id, encode(sha256, 'hex') AS sha256, size, media_type, filename, publisher, version, uploaded_at FROM uploads WHERE id = $1`,
@@ -112,6 +120,7 @@ export class UploadsRepository {
     };
   }
 
+  @GenerateSql({ params: [EXAMPLE.upload] })
   async findRaw(id: string): Promise<{ raw: Buffer; sha256: string; mediaType: string; filename: string | null } | undefined> {
     const rows: { raw: Buffer; sha256: string; media_type: string; filename: string | null }[] = await this.dataSource.query(
       `SELECT raw, encode(sha256, 'hex') AS sha256, media_type, filename FROM uploads WHERE id = $1`,
@@ -125,10 +134,11 @@ export class UploadsRepository {
    * bytes another game has (stored meanwhile, or earlier in the same file) becomes a duplicate of it.
    * Undefined when the same file was kept meanwhile (a racing upload): the caller reads that one.
    */
+  @GenerateSql({ name: 'a new game and a copy of a stored one', params: [exampleUpload('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[jj])')] })
   async insert(upload: NewUpload, within?: WithinUpload): Promise<number | undefined> {
     return this.dataSource.transaction(async (manager) => {
-      const query = (sql: string, params?: unknown[]) => manager.query(sql, params);
-      const kept: { id: string }[] = await query(
+      const query: Query = (sql, params) => manager.query(sql, params);
+      const kept = await query<{ id: string }>(
         `INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw)
          VALUES (decode($1, 'hex'), $2, $3, $4, $5, $6, $7) ON CONFLICT (sha256) DO NOTHING RETURNING id`,
         [upload.sha256, upload.bytes.length, upload.mediaType, upload.filename, upload.publisher, upload.version, upload.bytes],

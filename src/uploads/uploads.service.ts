@@ -7,7 +7,7 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { GameSlice } from '../formats/plugin.js';
 import type { GameId } from '../games/game-id.pipe.js';
-import { GamesRepository } from '../games/games.repository.js';
+import { GamesWriteRepository } from '../games/games-write.repository.js';
 import type { UploadGameQuery } from '../games/dto/upload-game.query.js';
 import { sha256Hex, uploadFilename } from '../games/upload-body.js';
 import type { ReceivedFile } from '../games/upload-body.js';
@@ -31,7 +31,7 @@ const READ_BATCH = 2500;
 export class UploadsService {
   constructor(
     private readonly uploads: UploadsRepository,
-    private readonly games: GamesRepository,
+    private readonly games: GamesWriteRepository,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     @Inject(AppConfig) private readonly config: AppConfig,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { DataSource } from 'typeorm';
-import { GamesRepository } from '../../src/games/games.repository.js';
+import { GamesExportRepository } from '../../src/games/games-export.repository.js';
 import { manifestOf, untar, unzip } from '../support/archive-entries.js';
 import { post, startArchive, TestArchive } from './archive-harness.js';
 
@@ -278,7 +278,7 @@ describe('bulk exports', () => {
       );
       seededBulk = true;
     }
-    const repository = archive.app.get(GamesRepository);
+    const repository = archive.app.get(GamesExportRepository);
     const reads = jest.spyOn(repository, 'filesOf');
     try {
       // Plain node:http, not fetch: the harness's spec check would read the whole body first.

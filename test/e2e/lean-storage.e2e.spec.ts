@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
-import { GamesRepository } from '../../src/games/games.repository.js';
+import { GamesWriteRepository } from '../../src/games/games-write.repository.js';
 import { post, startArchive, startArchiveWrittenBefore, TestArchive } from './archive-harness.js';
 
 /**
@@ -87,7 +87,7 @@ describe('lean storage of new uploads', () => {
         record: await analysis.read({ bytes }),
       })),
     );
-    const inserted = await archive.app.get(GamesRepository).insertMany(games);
+    const inserted = await archive.app.get(GamesWriteRepository).insertMany(games);
     expect(inserted.map((game) => game.created)).toEqual([true, true, true, true, true]);
     const ids = inserted.map((game) => (game.created ? game.id : 0));
     const rows: { id: string; inline: Buffer | null; own: Buffer | null }[] = await db.query(

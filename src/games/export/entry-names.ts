@@ -1,5 +1,5 @@
 import type { FormatDescriptor } from '../../formats/plugin.js';
-import type { ExportedFile } from '../games.repository.js';
+import type { ExportedFile } from '../games-export.repository.js';
 
 /** Characters kept of a file name in an archive entry's name (before the id and the extension). */
 const MAX_BASE = 60;

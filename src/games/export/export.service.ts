@@ -16,8 +16,9 @@ import { ExportSelectionDto } from '../dto/export-selection.dto.js';
 import { gameJsonPieces } from '../game.mapper.js';
 import { sortsByDay, walksUploadTime } from '../game-view.js';
 import type { GameViewWithJsonText } from '../game-view.js';
-import { GamesRepository } from '../games.repository.js';
-import type { ExportedFile, ExportKey } from '../games.repository.js';
+import { GamesExportRepository } from '../games-export.repository.js';
+import type { ExportedFile, ExportKey } from '../games-export.repository.js';
+import { GamesViewRepository } from '../games-view.repository.js';
 import { gameFilters, storedFile } from '../games.service.js';
 import { entryName, manifestEntry } from './entry-names.js';
 import { collectionFormat, negotiate } from './export-kinds.js';
@@ -58,7 +59,8 @@ type Piece = { readonly bytes: Buffer } | { readonly id: number; readonly note: 
 @Injectable()
 export class ExportService {
   constructor(
-    private readonly games: GamesRepository,
+    private readonly games: GamesExportRepository,
+    private readonly views: GamesViewRepository,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -164,7 +166,7 @@ export class ExportService {
     const files = () => this.load(slots, (ids) => this.games.filesOf(ids), options.vanished);
     try {
       if (kind.form === 'ndjson') {
-        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.games.viewsWithJsonTextOf(ids), options.vanished), options.next)), response);
+        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.views.viewsWithJsonTextOf(ids), options.vanished), options.next)), response);
       } else if (kind.form === 'collection') {
         await sendGenerated(this.collection(each(files()), collection!), response);
       } else {
