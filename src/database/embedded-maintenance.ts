@@ -1,17 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { AppConfig } from '../common/config.js';
+import { DatabaseRepository } from './database.repository.js';
 import { DatabaseTarget } from './database-target.js';
-
-/** A table's change counters, as the statistics views keep them. */
-interface TableActivity {
-  readonly relname: string;
-  readonly n_live_tup: string;
-  readonly n_dead_tup: string;
-  readonly n_mod_since_analyze: string;
-  readonly n_ins_since_vacuum: string;
-}
 
 /** What a table needs: nothing, fresh statistics, or a vacuum (which refreshes them too). */
 export type Upkeep = 'none' | 'analyze' | 'vacuum';
@@ -32,7 +22,8 @@ export function upkeepOf(table: { live: number; dead: number; modifiedSinceAnaly
  * workers, so without this an archive built one upload at a time would never get planner
  * statistics (every search planned blind) nor have dead rows reclaimed. Every
  * EMBEDDED_MAINTENANCE_MS it reads the change counters and analyses or vacuums the tables past
- * PostgreSQL's own thresholds, through the archive's pool (so between other statements).
+ * PostgreSQL's own thresholds, through the archive's pool (so between other statements); its
+ * statements are DatabaseRepository's.
  */
 @Injectable()
 export class EmbeddedMaintenance implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -43,7 +34,7 @@ export class EmbeddedMaintenance implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly target: DatabaseTarget,
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -64,9 +55,7 @@ export class EmbeddedMaintenance implements OnApplicationBootstrap, OnApplicatio
 
   /** One round: analyse or vacuum each table past its threshold. Returns what was done, by table. */
   async runOnce(): Promise<Record<string, Upkeep>> {
-    const tables: TableActivity[] = await this.dataSource.query(
-      `SELECT relname, n_live_tup, n_dead_tup, n_mod_since_analyze, n_ins_since_vacuum FROM pg_stat_user_tables WHERE schemaname = 'public'`,
-    );
+    const tables = await this.database.tableActivity();
     const done: Record<string, Upkeep> = {};
     for (const table of tables) {
       const upkeep = upkeepOf({
@@ -79,9 +68,8 @@ export class EmbeddedMaintenance implements OnApplicationBootstrap, OnApplicatio
       const started = performance.now();
       const name = `"${table.relname.replace(/"/g, '""')}"`;
       // A table dropped since the statistics were read (a scratch table) is not an error worth a log line.
-      const [here]: { here: boolean }[] = await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS here`, [`public.${name}`]);
-      if (!here.here) continue;
-      await this.dataSource.query(upkeep === 'vacuum' ? `VACUUM (ANALYZE) ${name}` : `ANALYZE ${name}`);
+      if (!(await this.database.exists(name))) continue;
+      await this.database.upkeep(name, upkeep);
       EmbeddedMaintenance.logger.debug(`${upkeep} ${table.relname} in ${(performance.now() - started).toFixed(0)} ms`);
       done[table.relname] = upkeep;
     }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { GenerateSql } from '../database/sql.js';
+import { EXAMPLE } from '../games/sql-examples.js';
 import type { PlayerOutcome } from '../formats/plugin.js';
 import type { GameOptions } from './protocol.js';
 import type { SavedGame } from './store.js';
@@ -32,12 +34,16 @@ interface RawGameRow {
   transcript: string | null;
 }
 
-/** All SQL of the Dots server: accounts, games, and the archive's outcomes of a login. */
+/**
+ * All SQL of the Dots server: accounts, games, and the archive's outcomes of a login. The SQL sent is
+ * in src/queries/dots.repository.sql.
+ */
 @Injectable()
 export class DotsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** False when the login is taken. */
+  @GenerateSql({ params: ['bob', 'scrypt$example$hash'] })
   async insertAccount(login: string, passwordHash: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO dots_accounts (login, password_hash) VALUES ($1, $2) ON CONFLICT (login) DO NOTHING RETURNING login`,
@@ -46,11 +52,13 @@ export class DotsRepository {
     return rows.length === 1;
   }
 
+  @GenerateSql({ params: [EXAMPLE.login] })
   async account(login: string): Promise<AccountRow | undefined> {
     const rows: { login: string; password_hash: string }[] = await this.dataSource.query(`SELECT login, password_hash FROM dots_accounts WHERE login = $1`, [login]);
     return rows[0] === undefined ? undefined : { login: rows[0].login, passwordHash: rows[0].password_hash };
   }
 
+  @GenerateSql({ params: [{ players: 2, width: 39, height: 32, seconds: 30, extraMove: false }, EXAMPLE.login] })
   async insertGame(options: GameOptions, creator: string): Promise<number> {
     const rows: { id: string }[] = await this.dataSource.query(
       `INSERT INTO dots_games (state, players, width, height, seconds, extra_move, logins) VALUES ('waiting', $1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -59,25 +67,30 @@ export class DotsRepository {
     return Number(rows[0].id);
   }
 
+  @GenerateSql({ params: [EXAMPLE.dotsGame, 'finished', [EXAMPLE.login, 'bob'], 'an example transcript'] })
   async updateGame(id: number, state: DotsGameRow['state'], logins: readonly string[], transcript: string | null): Promise<void> {
     await this.dataSource.query(`UPDATE dots_games SET state = $2, logins = $3, transcript = $4, updated_at = now() WHERE id = $1`, [id, state, [...logins], transcript]);
   }
 
+  @GenerateSql({ params: [EXAMPLE.dotsGame, Number(EXAMPLE.game)] })
   async markArchived(id: number, gameId: number): Promise<void> {
     await this.dataSource.query(`UPDATE dots_games SET archived_game_id = $2, updated_at = now() WHERE id = $1`, [id, gameId]);
   }
 
   /** Games a stop interrupted (waiting or running). */
+  @GenerateSql()
   async openGames(): Promise<DotsGameRow[]> {
-    return this.games(`state IN ('waiting', 'running')`);
+    return gamesWhere(this.dataSource, `state IN ('waiting', 'running')`);
   }
 
   /** Ended games (finished or unfinished) whose transcript is not in the archive yet. */
+  @GenerateSql()
   async unarchivedGames(): Promise<DotsGameRow[]> {
-    return this.games(`state IN ('finished', 'unfinished') AND archived_game_id IS NULL AND transcript IS NOT NULL`);
+    return gamesWhere(this.dataSource, `state IN ('finished', 'unfinished') AND archived_game_id IS NULL AND transcript IS NOT NULL`);
   }
 
   /** How the archived games of the player with this external id ended, by outcome. */
+  @GenerateSql({ params: ['tabula-dots:alice'] })
   async outcomes(externalId: string): Promise<{ outcome: PlayerOutcome | null; count: number }[]> {
     const rows: { outcome: PlayerOutcome | null; count: string }[] = await this.dataSource.query(
       `SELECT outcome, count(*) AS count FROM game_players WHERE external_id = $1 GROUP BY outcome`,
@@ -85,17 +98,18 @@ export class DotsRepository {
     );
     return rows.map((row) => ({ outcome: row.outcome, count: Number(row.count) }));
   }
+}
 
-  private async games(where: string): Promise<DotsGameRow[]> {
-    const rows: RawGameRow[] = await this.dataSource.query(
-      `SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games WHERE ${where} ORDER BY id`,
-    );
-    return rows.map((row) => ({
-      id: Number(row.id),
-      state: row.state,
-      options: { players: row.players, width: row.width, height: row.height, seconds: row.seconds, extraMove: row.extra_move },
-      logins: row.logins,
-      transcript: row.transcript,
-    }));
-  }
+/** The games `where` selects, in id order. */
+async function gamesWhere(dataSource: DataSource, where: string): Promise<DotsGameRow[]> {
+  const rows: RawGameRow[] = await dataSource.query(
+    `SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games WHERE ${where} ORDER BY id`,
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    state: row.state,
+    options: { players: row.players, width: row.width, height: row.height, seconds: row.seconds, extraMove: row.extra_move },
+    logins: row.logins,
+    transcript: row.transcript,
+  }));
 }

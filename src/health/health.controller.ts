@@ -1,9 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ProblemException } from '../common/problem-codes.js';
 import { DATABASE_RETRY_AFTER_S } from '../common/problem-details.filter.js';
+import { DatabaseRepository } from '../database/database.repository.js';
 
 export class HealthDto {
   /** `ok`: the service runs and its database answers. */
@@ -14,7 +13,7 @@ export class HealthDto {
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseRepository) {}
 
   @Get()
   @ApiOperation({ operationId: 'health', summary: 'Liveness and readiness: the service runs and its database answers' })
@@ -27,7 +26,7 @@ export class HealthController {
   })
   async check(): Promise<HealthDto> {
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
     } catch (error) {
       throw new ProblemException(503, 'service.unavailable', `the database does not answer: ${(error as Error).message}`, DATABASE_RETRY_AFTER_S);
     }

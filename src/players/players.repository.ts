@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { GenerateSql } from '../database/sql.js';
 import type { Family, PlayerOutcome } from '../formats/plugin.js';
 import { nameKeyMatches } from '../games/player-name-key.js';
-
 
 export interface PlayerRow {
   readonly key: string;
@@ -27,12 +27,19 @@ export interface PlayerGameRow {
   readonly uploadedAt: Date;
 }
 
-/** All SQL about players; every query reads game_players through an index on the folded name. */
+/**
+ * All SQL about players; every query reads game_players through an index on the folded name. The
+ * SQL sent is in src/queries/players.repository.sql.
+ */
 @Injectable()
 export class PlayersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Players whose folded name contains `part` (or, for short parts, equals it), by key after `after`. */
+  @GenerateSql(
+    { name: 'a part of three characters or more, first page', params: ['sedol', undefined, 21] },
+    { name: 'a shorter part, after a name', params: ['gu', 'gu k', 21] },
+  )
   async find(part: string, after: string | undefined, limit: number): Promise<PlayerRow[]> {
     const params: unknown[] = [];
     const param = (value: unknown): string => {
@@ -50,6 +57,7 @@ export class PlayersRepository {
   }
 
   /** How many of the player's games ended how, per family. */
+  @GenerateSql({ params: ['lee sedol'] })
   async outcomes(key: string): Promise<OutcomeCount[]> {
     const rows: { family: Family | null; outcome: PlayerOutcome | null; count: string }[] = await this.dataSource.query(
       `SELECT fa.name AS family, p.outcome, count(*) AS count
@@ -61,6 +69,7 @@ export class PlayersRepository {
   }
 
   /** The names the player's files write. */
+  @GenerateSql({ params: ['lee sedol', 10] })
   async names(key: string, limit: number): Promise<string[]> {
     const rows: { name: string }[] = await this.dataSource.query(
       `SELECT DISTINCT name FROM game_players WHERE name_key = $1 ORDER BY name LIMIT $2`,
@@ -70,6 +79,7 @@ export class PlayersRepository {
   }
 
   /** The player's games, newest first, before `beforeId`. */
+  @GenerateSql({ name: 'first page', params: ['lee sedol', undefined, 21] }, { name: 'before a game', params: ['lee sedol', 2, 21] })
   async games(key: string, beforeId: number | undefined, limit: number): Promise<PlayerGameRow[]> {
     const rows: { game_id: string; seat: number; outcome: PlayerOutcome | null; family: Family | null; publisher: string | null; result: string | null; uploaded_at: Date }[] =
       await this.dataSource.query(

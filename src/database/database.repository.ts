@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { GenerateSql } from './sql.js';
+
+/** A table's change counters, as the statistics views keep them. */
+export interface TableActivity {
+  readonly relname: string;
+  readonly n_live_tup: string;
+  readonly n_dead_tup: string;
+  readonly n_mod_since_analyze: string;
+  readonly n_ins_since_vacuum: string;
+}
+
+/**
+ * The statements about the database itself rather than the archive's rows: whether it answers
+ * (`GET /health`), and the statistics and upkeep of its tables (embedded-maintenance.ts). The SQL
+ * sent is in src/queries/database.repository.sql.
+ */
+@Injectable()
+export class DatabaseRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Fails when the database does not answer. */
+  @GenerateSql()
+  async ping(): Promise<void> {
+    await this.dataSource.query('SELECT 1');
+  }
+
+  /** The change counters of the archive's tables. */
+  @GenerateSql()
+  async tableActivity(): Promise<TableActivity[]> {
+    return this.dataSource.query(
+      `SELECT relname, n_live_tup, n_dead_tup, n_mod_since_analyze, n_ins_since_vacuum FROM pg_stat_user_tables WHERE schemaname = 'public'`,
+    );
+  }
+
+  /** Whether the table (its name quoted) is there, in the public schema. */
+  @GenerateSql({ params: ['"player_names"'] })
+  async exists(quotedName: string): Promise<boolean> {
+    const [here]: { here: boolean }[] = await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS here`, [`public.${quotedName}`]);
+    return here.here;
+  }
+
+  /** Vacuums and analyses the table (its name quoted), or only analyses it. */
+  @GenerateSql({ name: 'vacuum', params: ['"player_names"', 'vacuum'] }, { name: 'analyse only', params: ['"player_names"', 'analyze'] })
+  async upkeep(quotedName: string, upkeep: 'vacuum' | 'analyze'): Promise<void> {
+    await this.dataSource.query(upkeep === 'vacuum' ? `VACUUM (ANALYZE) ${quotedName}` : `ANALYZE ${quotedName}`);
+  }
+}
