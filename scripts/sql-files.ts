@@ -1,0 +1,131 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'typeorm';
+import { databaseOptions, runMigrations } from '../src/database/database-options.js';
+import { DatabaseRepository } from '../src/database/database.repository.js';
+import { EmbeddedPostgres } from '../src/database/embedded-postgres.js';
+import { sqlExamples } from '../src/database/sql.js';
+import { DotsRepository } from '../src/dots-server/dots.repository.js';
+import { GamesExportRepository } from '../src/games/games-export.repository.js';
+import { GamesSearchRepository } from '../src/games/games-search.repository.js';
+import { GamesViewRepository } from '../src/games/games-view.repository.js';
+import { GamesWriteRepository } from '../src/games/games-write.repository.js';
+import { EXAMPLE, SEEDED_GAMES, SEEDED_UPLOAD } from '../src/games/sql-examples.js';
+import { ImportsRepository } from '../src/imports/imports.repository.js';
+import { PlayersRepository } from '../src/players/players.repository.js';
+import { UploadsRepository } from '../src/uploads/uploads.repository.js';
+
+/**
+ * The SQL files of `npm run sql` (scripts/generate-sql.ts), made from the code: every method of
+ * every repository below is called with the examples of its @GenerateSql (src/database/sql.ts) on
+ * an in-memory database migrated as the archive's is, and the statements it sends, as TypeORM hands
+ * them to the driver (transaction boundaries included), are written in order into the repository's
+ * file. Running them also proves they parse and run on PostgreSQL (PGlite).
+ */
+
+/** Where the files are kept. */
+export const QUERIES_FOLDER = 'src/queries';
+
+/** Every repository of the archive: its source, its class, and how to make one over a data source. */
+export const REPOSITORIES: readonly RecordedRepository[] = [
+  repository('src/games/games-write.repository.ts', GamesWriteRepository, (db) => new GamesWriteRepository(db)),
+  repository('src/games/games-search.repository.ts', GamesSearchRepository, (db) => new GamesSearchRepository(db)),
+  repository('src/games/games-view.repository.ts', GamesViewRepository, (db) => new GamesViewRepository(db)),
+  repository('src/games/games-export.repository.ts', GamesExportRepository, (db) => new GamesExportRepository(db)),
+  repository('src/uploads/uploads.repository.ts', UploadsRepository, (db) => new UploadsRepository(db, new GamesWriteRepository(db))),
+  repository('src/imports/imports.repository.ts', ImportsRepository, (db) => new ImportsRepository(db)),
+  repository('src/players/players.repository.ts', PlayersRepository, (db) => new PlayersRepository(db)),
+  repository('src/dots-server/dots.repository.ts', DotsRepository, (db) => new DotsRepository(db)),
+  repository('src/database/database.repository.ts', DatabaseRepository, (db) => new DatabaseRepository(db)),
+];
+
+export interface RecordedRepository<T extends object = object> {
+  readonly source: string;
+  readonly type: abstract new (...args: never[]) => T;
+  readonly make: (dataSource: DataSource) => T;
+}
+
+function repository<T extends object>(source: string, type: abstract new (...args: never[]) => T, make: (dataSource: DataSource) => T): RecordedRepository<T> {
+  return { source, type, make };
+}
+
+/** The file a repository's SQL goes to: `src/queries/<its file name>.sql`. */
+export function sqlFileOf(source: string): string {
+  return `${QUERIES_FOLDER}/${source.slice(source.lastIndexOf('/') + 1).replace(/\.ts$/, '.sql')}`;
+}
+
+/** Keeps the statements TypeORM sends while `recording` is set. */
+class StatementRecorder implements Logger {
+  recording: string[] | undefined;
+
+  logQuery(query: string): void {
+    this.recording?.push(query);
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+/** The SQL files as the code makes them now, by path (`src/queries/…`). */
+export async function renderSqlFiles(repositories: readonly RecordedRepository[] = REPOSITORIES): Promise<Map<string, string>> {
+  const embedded = await EmbeddedPostgres.start('memory://');
+  let dataSource: DataSource | undefined;
+  try {
+    await runMigrations(embedded.url);
+    await embedded.whenNoConnections();
+    const recorder = new StatementRecorder();
+    dataSource = new DataSource({ ...databaseOptions(embedded.url, EmbeddedPostgres.MAX_CONNECTIONS), logger: recorder });
+    await dataSource.initialize();
+    const db = dataSource;
+    await seed(db);
+    const files = new Map<string, string>();
+    for (const { source, type, make } of repositories) {
+      const instance = make(db) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      const sections: string[] = [];
+      for (const [method, examples] of sqlExamples(type)) {
+        for (const example of examples) {
+          const statements: string[] = [];
+          recorder.recording = statements;
+          try {
+            await instance[method](...(example.params ?? []));
+          } finally {
+            recorder.recording = undefined;
+          }
+          const title = `${type.name}.${method}${example.name === undefined ? '' : ` (${example.name})`}`;
+          if (statements.length === 0) throw new Error(`${title} sent no SQL: its example should make it send what it sends in use`);
+          sections.push(`-- ${title}\n${statements.map((statement) => `${statement};`).join('\n\n')}\n`);
+        }
+      }
+      const header = `-- The SQL ${type.name} (${source}) sends, as \`npm run sql\` recorded it calling each method\n-- with the examples of its @GenerateSql. Generated by scripts/generate-sql.ts: do not edit.\n`;
+      files.set(sqlFileOf(source), [header, ...sections].join('\n'));
+    }
+    return files;
+  } finally {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await embedded.stop();
+  }
+}
+
+/** Stores the rows the examples name ({@link EXAMPLE}); nothing of it is recorded. */
+async function seed(db: DataSource): Promise<void> {
+  const writes = new GamesWriteRepository(db);
+  const games = await writes.insertMany(SEEDED_GAMES);
+  const uploads = new UploadsRepository(db, writes);
+  const upload = await uploads.insert(SEEDED_UPLOAD);
+  const uploadGames = (await uploads.findById(String(upload)))?.games.map((game) => String(game.gameId));
+  const imported = await new ImportsRepository(db).create('zip', 'seed.zip', 2, '/tmp/tabula-sql-seed');
+  const dots = new DotsRepository(db);
+  await dots.insertAccount(EXAMPLE.login, 'scrypt$seed$hash');
+  const dotsGame = await dots.insertGame({ players: 2, width: 39, height: 32, seconds: 30, extraMove: false }, EXAMPLE.login);
+  const got = { games: games.map((game) => (game.created ? String(game.id) : null)), upload: String(upload), uploadGames, import: imported.id, dotsGame };
+  const wanted = {
+    games: [EXAMPLE.game, EXAMPLE.otherGame, EXAMPLE.gameToDelete],
+    upload: EXAMPLE.upload,
+    uploadGames: [EXAMPLE.gameInUpload, EXAMPLE.game],
+    import: EXAMPLE.import,
+    dotsGame: EXAMPLE.dotsGame,
+  };
+  if (JSON.stringify(got) !== JSON.stringify(wanted)) throw new Error(`the seed rows are not those the examples name: ${JSON.stringify(got)}, not ${JSON.stringify(wanted)}`);
+}

@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { QUERIES_FOLDER, REPOSITORIES, renderSqlFiles, sqlFileOf } from '../../scripts/sql-files.js';
+import { sqlExamples } from '../../src/database/sql.js';
+
+/**
+ * Every statement the archive sends is in src/queries (see src/database/sql.ts): sent by a
+ * repository, from a method that carries @GenerateSql, and written into the committed file as the
+ * code sends it now (`npm run sql` writes them again).
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function sourcesUnder(folder: string): string[] {
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourcesUnder(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** A call that sends SQL through TypeORM: a data source's or an entity manager's. */
+const SENDS_SQL = /\.(query|transaction|createQueryBuilder|getRepository|getTreeRepository)\s*[(<]|\bmanager\.(insert|update|delete|save|remove|find\w*|count\w*)\s*\(/;
+
+describe('the SQL the archive sends', () => {
+  it('is sent by repositories only', () => {
+    const senders = sourcesUnder('src').filter((path) => !path.endsWith('.repository.ts') && SENDS_SQL.test(readFileSync(join(root, path), 'utf8')));
+    expect(senders).toEqual([]);
+  });
+
+  it('is recorded for every repository of src', async () => {
+    const sources = sourcesUnder('src').filter((path) => path.endsWith('.repository.ts'));
+    expect([...sources].sort()).toEqual(REPOSITORIES.map((repository) => repository.source).sort());
+    for (const { source, type } of REPOSITORIES) {
+      const exported = Object.entries(await import(join(root, source))).filter(([name, value]) => typeof value === 'function' && name.endsWith('Repository'));
+      expect(exported.map(([, value]) => value)).toEqual([type]);
+    }
+  });
+
+  it('is recorded for every method of every repository (each carries @GenerateSql)', () => {
+    const undecorated = REPOSITORIES.flatMap(({ type }) => {
+      const methods = Object.getOwnPropertyNames(type.prototype).filter((name) => name !== 'constructor');
+      const decorated = new Set(sqlExamples(type).keys());
+      return methods.filter((method) => !decorated.has(method)).map((method) => `${type.name}.${method}`);
+    });
+    expect(undecorated).toEqual([]);
+  });
+
+  it('is what the committed files say (npm run sql writes them again)', async () => {
+    const files = await renderSqlFiles();
+    expect([...files.keys()].sort()).toEqual(REPOSITORIES.map((repository) => sqlFileOf(repository.source)).sort());
+    const committed = readdirSync(join(root, QUERIES_FOLDER)).filter((name) => name.endsWith('.sql')).map((name) => `${QUERIES_FOLDER}/${name}`);
+    expect(committed.sort()).toEqual([...files.keys()].sort());
+    // File by file, so that a failure shows the lines that changed.
+    for (const [path, text] of files) expect({ path, text: readFileSync(join(root, path), 'utf8') }).toEqual({ path, text });
+  }, 120_000);
+});
