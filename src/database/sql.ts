@@ -9,6 +9,11 @@
  * shows in review as a change to those files. test/database/queries.spec.ts fails when a
  * repository method lacks the decorator, when a file outside the repositories sends SQL, or when the
  * committed files differ from what the code sends now.
+ *
+ * The statements that were sent from elsewhere moved into a repository rather than being recorded
+ * apart: GET /health's and the embedded maintenance's are DatabaseRepository's
+ * (database.repository.ts). Not recorded: the migrations (migrations/, SQL files of their own that
+ * run once) and what TypeORM sends by itself (the migrations table, the server's version).
  */
 
 /** Runs one statement and answers its rows: the pool's, or a transaction's. */
