@@ -18,7 +18,8 @@ const stamp = join(root, 'dist', '.build-stamp');
 /** What the build reads: folders walked whole (but for the clients the build generates itself), and single files. */
 const INPUT_FOLDERS = ['src', 'migrations', 'scripts', 'bench', 'test/support', 'web'];
 const INPUT_FILES = ['package.json', 'package-lock.json', 'openapi/openapi.json', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cli.json'];
-const SKIPPED_FOLDERS = new Set(['generated', 'node_modules', 'dist']);
+// src/queries holds the SQL the repositories send, written by npm run sql from the build: an output, not an input.
+const SKIPPED_FOLDERS = new Set(['generated', 'node_modules', 'dist', 'queries']);
 
 /** The newest modification time (ms) of a file under `path`, with the file that has it. */
 function newestUnder(path, newest) {
