@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { ManualClock } from '../support/manual-clock.js';
 import { DotsLobby } from '../../src/dots-server/lobby.js';
 import { DotsConnection, TransportLimits } from '../../src/dots-server/tcp-server.js';
-import { MemoryStore } from './memory-store.js';
+import { MemoryStore } from '../support/dots-server/memory-store.js';
 
 // The transport's per-connection rules, on a fake stream: answers in order, the pending-bytes budget.
 

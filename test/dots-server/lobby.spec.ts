@@ -1,7 +1,7 @@
 import { ManualClock } from '../support/manual-clock.js';
 import { DotsLobby, Session } from '../../src/dots-server/lobby.js';
 import { BadRequest, parseRequest } from '../../src/dots-server/protocol.js';
-import { MemoryStore } from './memory-store.js';
+import { MemoryStore } from '../support/dots-server/memory-store.js';
 
 /** A scripted player: what it received, split into answers (code line + body). */
 class Player {

@@ -8,7 +8,7 @@ import { createScratchDatabase, ScratchDatabase } from '../support/scratch-datab
 import { loadConfig } from '../../src/common/config.js';
 import { createClient } from '../client/generated/client/index.js';
 import type { Client } from '../client/generated/client/index.js';
-import { checkResponsesOf } from './spec-check.js';
+import { checkResponsesOf } from '../support/spec-check.js';
 
 /**
  * A running archive for end-to-end tests: on an in-memory embedded PostgreSQL by default, or on a

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanly, createStore, serverUrl, spawnServer, startServer, stop } from '../support/server-process.js';
 import type { RunningServer } from '../support/server-process.js';
-import { checkResponsesOf } from './spec-check.js';
+import { checkResponsesOf } from '../support/spec-check.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 /** Real game files: GoFans XML (indexed), BARS and Dots server records, and SGF files (kept as text). */

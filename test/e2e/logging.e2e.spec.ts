@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { checkResponsesOf } from './spec-check.js';
+import { checkResponsesOf } from '../support/spec-check.js';
 
 /**
  * The built server's own output, as an operator sees it in a file or a log collector: one

@@ -1,4 +1,4 @@
-import { checkAgainstSpec } from './spec-check.js';
+import { checkAgainstSpec } from '../support/spec-check.js';
 
 /** The check every end-to-end answer goes through must be able to fail. */
 describe('checkAgainstSpec', () => {

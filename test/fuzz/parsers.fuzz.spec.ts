@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { FormatReader } from '../../src/formats/format-reader.js';
 import type { FormatPlugin } from '../../src/formats/plugin.js';
 import { FORMAT_PLUGINS } from '../../src/formats/registry.js';
-import { FUZZ_OPTIONS, FUZZ_SCALE, arbitraryBytes, arbitraryText, formatWords, mutatedFixture, onlyFormatErrors, readAndRegenerate } from './fuzz-support.js';
+import { FUZZ_OPTIONS, FUZZ_SCALE, arbitraryBytes, arbitraryText, formatWords, mutatedFixture, onlyFormatErrors, readAndRegenerate } from '../support/fuzz.js';
 
 /*
  * Every plugin, on any bytes: read and regenerate return or throw a FormatError, never another

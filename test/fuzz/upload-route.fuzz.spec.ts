@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { post, startArchive, TestArchive } from '../e2e/archive-harness.js';
-import { arbitraryBytes, arbitraryText, FIXTURES, FUZZ_SCALE, mutatedFixture } from './fuzz-support.js';
+import { arbitraryBytes, arbitraryText, FIXTURES, FUZZ_SCALE, mutatedFixture } from '../support/fuzz.js';
 
 /**
  * The upload route under random bodies, content types, format names and file names: every answer

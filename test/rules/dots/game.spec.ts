@@ -1,5 +1,5 @@
 import { DOTS_ILLEGAL, DotsGame, DotsIllegal } from '../../../src/rules/dots/index.js';
-import { RC, newGame, pairs, setUp, surroundsOf } from './helpers.js';
+import { RC, newGame, pairs, setUp, surroundsOf } from '../../support/dots/game-setup.js';
 
 // Cells are 0-based [row, col]; rows grow downwards. Red is seat 0, blue seat 1.
 

@@ -1,5 +1,5 @@
 import { DotsGame, centralArea } from '../../../src/rules/dots/index.js';
-import { pairs, setUp } from './helpers.js';
+import { pairs, setUp } from '../../support/dots/game-setup.js';
 
 // The rules the Dots server adds to the engine: the central start and the end of a game.
 // Cells are 0-based [row, col]; rows grow downwards.

@@ -1,5 +1,5 @@
 import { BLACK, GO_ILLEGAL, GoIllegal, GoPosition, MoveOutcome, Stone, WHITE } from '../../../src/rules/go/index.js';
-import { fromDiagram, point, toDiagram } from './diagram.js';
+import { fromDiagram, point, toDiagram } from '../../support/go/diagram.js';
 
 function captured(position: GoPosition, outcome: MoveOutcome): string[] {
   if (!outcome.legal) throw new Error(`expected a legal move, got ${outcome.reason}`);

@@ -1,5 +1,5 @@
 import { BLACK, GoPosition, areaScore } from '../../../src/rules/go/index.js';
-import { fromDiagram } from './diagram.js';
+import { fromDiagram } from '../../support/go/diagram.js';
 
 describe('areaScore (Tromp–Taylor)', () => {
   it('counts an empty board as neutral', () => {

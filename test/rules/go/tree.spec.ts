@@ -1,6 +1,6 @@
 import { BLACK, GoMoveNode, ReplayedMove, Stone, WHITE, areaScore } from '../../../src/rules/go/index.js';
 import { replayTree } from '../../../src/rules/go/tree.js';
-import { toDiagram } from './diagram.js';
+import { toDiagram } from '../../support/go/diagram.js';
 
 const move = (stone: Stone, x: number, y: number, ...children: GoMoveNode[]): GoMoveNode => ({ stone, point: { x, y }, children });
 const pass = (stone: Stone, ...children: GoMoveNode[]): GoMoveNode => ({ stone, point: null, children });

@@ -14,7 +14,7 @@ import type { Move } from '../../../../src/rules/checkers/move.js';
 import { Position } from '../../../../src/rules/checkers/position.js';
 import { squareName } from '../../../../src/formats/families/checkers/notation.js';
 import { numberOfSquare } from '../../../../src/formats/plugins/pdn-draughts/notation.js';
-import { formatWords, mutatedFixture } from '../../../fuzz/fuzz-support.js';
+import { formatWords, mutatedFixture } from '../../../support/fuzz.js';
 
 // Real files written by another program (the PDN standard repository, see PROVENANCE.txt there).
 const FOLDER = 'test/fixtures/realdata/checkers/russian';

@@ -1,5 +1,5 @@
-import type { GameOptions } from '../../src/dots-server/protocol.js';
-import type { DotsStore, PlayerStatistics, SavedGame } from '../../src/dots-server/store.js';
+import type { GameOptions } from '../../../src/dots-server/protocol.js';
+import type { DotsStore, PlayerStatistics, SavedGame } from '../../../src/dots-server/store.js';
 
 /** The lobby's store in memory: plain passwords are fine here, nothing leaves the test. */
 export class MemoryStore implements DotsStore {

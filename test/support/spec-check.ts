@@ -84,7 +84,7 @@ export function checkResponsesOf(baseUrl: string): () => void {
   if (!installed) {
     installed = true;
     const plainFetch = globalThis.fetch;
-    globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
       const href = input instanceof Request ? input.url : String(input);
       const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
       const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));

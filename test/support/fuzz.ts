@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { FormatError } from '../../src/core/errors.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import type { FormatPlugin, ReadOptions } from '../../src/formats/plugin.js';
-import { filesUnder } from '../support/files.js';
+import { filesUnder } from './files.js';
 
 export const FUZZ_OPTIONS: ReadOptions = { timeBudgetMs: 200, limits: DEFAULT_LIMITS };
 
