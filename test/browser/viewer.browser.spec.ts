@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { viewerDirectory } from '../../src/common/viewer.js';
-import { post, startArchive, TestArchive } from '../e2e/archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 import { describeIfThere } from '../support/optional.js';
 import type { Requirement } from '../support/optional.js';
 import { FOX_GAMES, inShared, realdataMissing, realdataPath } from '../support/realdata.js';
@@ -78,7 +78,7 @@ describeIfThere('the web viewer in Chromium', chromiumThere, () => {
     ids.gnugo = await upload('9x9-1.sgf', fixture('fixtures/realdata/go/gnugo_regression_games/9x9-1.sgf'));
     // A PDN database: kept whole, each game a game of its own.
     ids.pdn = await upload('ussr1947.pdn', fixture('fixtures/realdata/checkers/russian/ussr1947.pdn'), '/uploads');
-    ids.vk = await upload('vk-full-game.txt', fixture('formats/vk-dots/fixtures/full-game.txt'));
+    ids.vk = await upload('vk-full-game.txt', fixture('formats/plugins/vk-dots/fixtures/full-game.txt'));
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
     context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
     page = await context.newPage();

@@ -8,8 +8,8 @@ import { manifestOf, unzip } from '../support/archive-entries.js';
 import { freePort } from '../support/free-port.js';
 import { createStore, startServer, stop } from '../support/server-process.js';
 import type { RunningServer } from '../support/server-process.js';
-import { startArchive } from '../e2e/archive-harness.js';
-import type { TestArchive } from '../e2e/archive-harness.js';
+import { startArchive } from '../support/archive-harness.js';
+import type { TestArchive } from '../support/archive-harness.js';
 
 /**
  * The `tabula` command run in-process (its main function, stdout and stderr captured) against a

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { startArchive, TestArchive } from '../e2e/archive-harness.js';
+import { startArchive, TestArchive } from '../support/archive-harness.js';
 import { describeIfThere } from '../support/optional.js';
 import type { Requirement } from '../support/optional.js';
 

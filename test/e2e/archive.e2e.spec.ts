@@ -1,5 +1,5 @@
 import { deleteGame, downloadGame, getGame, health, listFormats, regenerateGame, replayGame, searchGames, uploadGame } from '../client/generated/sdk.gen.js';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 const PROBLEM_JSON = 'application/problem+json';
 

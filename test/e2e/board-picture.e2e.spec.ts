@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /** GET /games/{id}/board.svg: the picture of a position, its cache headers and its refusals. */
 const fixture = (path: string): Buffer => readFileSync(new URL(`../${path}`, import.meta.url));

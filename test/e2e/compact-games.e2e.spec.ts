@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
-import { post, startArchiveWrittenBefore, TestArchive } from './archive-harness.js';
+import { post, startArchiveWrittenBefore, TestArchive } from '../support/archive-harness.js';
 
 /**
  * CompactGames on an archive written before it: formats and families become lookups, the usual

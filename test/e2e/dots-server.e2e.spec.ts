@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { DotsServer } from '../../src/dots-server/dots-server.js';
 import { DotsClient } from '../support/dots-client.js';
 import { createScratchDatabase } from '../support/scratch-database.js';
-import { startArchive, TestArchive } from './archive-harness.js';
+import { startArchive, TestArchive } from '../support/archive-harness.js';
 
 // Conformance of the live Dots server over TCP, against a running archive: every request with its
 // answers, games played by scripted clients, the pushes, the archived transcripts and UST.

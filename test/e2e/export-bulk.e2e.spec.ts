@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { DataSource } from 'typeorm';
 import { GamesExportRepository } from '../../src/games/games-export.repository.js';
 import { manifestOf, untar, unzip } from '../support/archive-entries.js';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * GET and POST /games/export: many games in one streamed download. What each export must hold is
@@ -72,7 +72,7 @@ describe('bulk exports', () => {
     go.push(hostile);
     foxLike = await upload(fixture(FOX_LIKE), 'hundredths-650.sgf');
     go.push(foxLike);
-    await upload(fixture('formats/vk-dots/fixtures/full-game.txt'), 'vk.txt');
+    await upload(fixture('formats/plugins/vk-dots/fixtures/full-game.txt'), 'vk.txt');
     bars = await upload(fixture('e2e/fixtures/demonstration.bars'), 'demo.bars');
     const abatsiev = await uploadCollection(fixture('fixtures/realdata/checkers/russian/abatsiev.pdn'), 'abatsiev.pdn');
     pdnGames = abatsiev.games.filter((game) => game.outcome === 'indexed').map((game) => game.gameId!);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * GET /games/{id}/export: a game written in another format of its family. Each converted file is
@@ -53,7 +53,7 @@ describe('export to another format of the family', () => {
   });
 
   it('writes a VK code as SGF GM[40] and a BARS game as PDN, read back as the same games', async () => {
-    const vk = await upload(fixture('formats/vk-dots/fixtures/full-game.txt'), 'vk.txt');
+    const vk = await upload(fixture('formats/plugins/vk-dots/fixtures/full-game.txt'), 'vk.txt');
     const sgf = await exported(vk.id, 'SGF/FF4-Dots');
     expect(sgf.status).toBe(200);
     sameGame(vk, await upload(Buffer.from(await sgf.arrayBuffer()), 'vk.sgf'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { getGame, listFormats, regenerateGame, replayGame, searchGames, uploadGame } from '../client/generated/sdk.gen.js';
 import type { GameDto } from '../client/generated/types.gen.js';
-import { startArchive, TestArchive } from './archive-harness.js';
+import { startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Every format end to end through the generated client: upload real files, read the index,
@@ -131,7 +131,7 @@ describe('formats through the archive', () => {
 
   describe('VK Dots', () => {
     it('regenerates the seed game byte for byte and indexes both players', async () => {
-      const bytes = fixture('formats/vk-dots/fixtures/full-game.txt');
+      const bytes = fixture('formats/plugins/vk-dots/fixtures/full-game.txt');
       const game = await upload(bytes, 'full-game.txt', 'text/plain; charset=utf-8');
       expect(game).toMatchObject({ family: 'dots', status: 'indexed', verdict: { legal: true, consistent: true } });
       expect(game.players.map((player) => [player.externalId, player.name, player.color])).toEqual([
@@ -142,14 +142,14 @@ describe('formats through the archive', () => {
     });
 
     it('regenerates the bare game code byte for byte', async () => {
-      const bytes = fixture('formats/vk-dots/fixtures/bare-code.txt');
+      const bytes = fixture('formats/plugins/vk-dots/fixtures/bare-code.txt');
       const game = await upload(bytes, 'bare-code.txt', 'text/plain');
       expect(game).toMatchObject({ family: 'dots', status: 'indexed' });
       expect(await regenerated(game.id)).toEqual(bytes);
     });
 
     it('says a file with a wrong cached score is inconsistent, and search finds it', async () => {
-      const original = fixture('formats/vk-dots/fixtures/full-game.txt').toString('utf8');
+      const original = fixture('formats/plugins/vk-dots/fixtures/full-game.txt').toString('utf8');
       const tampered = original.replace('#0@1#', '#0@2#');
       expect(tampered).not.toBe(original);
       const game = await upload(Buffer.from(tampered), 'tampered.txt', 'text/plain');
@@ -255,7 +255,7 @@ describe('formats through the archive', () => {
       expect(raw.headers.get('content-type')).toContain(kept.split(';')[0]);
       expect(Buffer.from(await raw.arrayBuffer())).toEqual(bytes);
     }
-    const vkBytes = Buffer.from(fixture('formats/vk-dots/fixtures/full-game.txt').toString('utf8').replace('For You', 'For You Too'));
+    const vkBytes = Buffer.from(fixture('formats/plugins/vk-dots/fixtures/full-game.txt').toString('utf8').replace('For You', 'For You Too'));
     const vk = await upload(vkBytes, 'full-game.txt', 'application/x-www-form-urlencoded');
     expect(vk).toMatchObject({ publisher: 'VK Dots', status: 'indexed' });
     expect(vk.mediaType).toBe('text/plain; charset=utf-8');

@@ -5,7 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database.js';
 import { HEAVY_BOARD_TEXT } from '../support/peg-solitaire/boards.js';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 const PROBLEM_JSON = 'application/problem+json';
 const fixture = (path: string): Buffer => readFileSync(new URL(`../${path}`, import.meta.url));

@@ -9,7 +9,7 @@ import type { DataSource } from 'typeorm';
 import { ZipFile } from 'yazl';
 import { createScratchDatabase } from '../support/scratch-database.js';
 import type { ScratchDatabase } from '../support/scratch-database.js';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Bulk imports: archives of real files written by other programs, whose outcomes follow from the

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
 import { GamesWriteRepository } from '../../src/games/games-write.repository.js';
-import { post, startArchive, startArchiveWrittenBefore, TestArchive } from './archive-harness.js';
+import { post, startArchive, startArchiveWrittenBefore, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Lean storage: the bytes live in game_files, Header and Body are byte ranges of them (text only

@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
-import { TestArchive, startArchive } from './archive-harness.js';
+import { TestArchive, startArchive } from '../support/archive-harness.js';
 
 describe('migrations on start', () => {
   let archive: TestArchive;

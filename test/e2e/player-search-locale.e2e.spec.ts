@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { searchGames } from '../client/generated/sdk.gen.js';
-import { TestArchive, post, startArchive } from './archive-harness.js';
+import { TestArchive, post, startArchive } from '../support/archive-harness.js';
 
 const onServer = process.env.TABULA_TEST_DATABASE_URL ? describe : describe.skip;
 
@@ -15,7 +15,7 @@ onServer('player search on a database whose ctype is C (only on a PostgreSQL ser
   afterAll(() => archive.close());
 
   it('still matches Cyrillic names whatever the case of the search', async () => {
-    const file = readFileSync(new URL('../formats/vk-dots/fixtures/full-game.txt', import.meta.url));
+    const file = readFileSync(new URL('../formats/plugins/vk-dots/fixtures/full-game.txt', import.meta.url));
     const answer = await post(archive, '/games', file, { 'Content-Type': 'text/plain' });
     expect(answer.status).toBe(201);
     const { id } = (await answer.json()) as { id: number };

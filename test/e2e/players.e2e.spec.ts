@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Player statistics, counted by hand from the files uploaded here. In every GoFans example Anna

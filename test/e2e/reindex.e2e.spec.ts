@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Re-indexing reads stored bytes again with today's plugins. An archive written by an older

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { foundIds, post, startArchive, TestArchive } from './archive-harness.js';
+import { foundIds, post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Searching by the facts players know a game by: board size, event, the day played, and the order

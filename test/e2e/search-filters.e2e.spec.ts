@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * The search fields players ask for beyond names: external ids, file names, move counts, and the
@@ -15,8 +15,8 @@ describe('search filters and order', () => {
     archive = await startArchive();
     // A VK save file names its players' VK ids on the player lines (22029176 is the seed game's).
     const uploads: [string, Buffer | string][] = [
-      ['vk-full.txt', fixture('formats/vk-dots/fixtures/full-game.txt')],
-      ['vk-code.txt', fixture('formats/vk-dots/fixtures/bare-code.txt')],
+      ['vk-full.txt', fixture('formats/plugins/vk-dots/fixtures/full-game.txt')],
+      ['vk-code.txt', fixture('formats/plugins/vk-dots/fixtures/bare-code.txt')],
       ['demo.bars', fixture('e2e/fixtures/demonstration.bars')],
       ['ex_2.2.xml', fixture('fixtures/gofans-examples/ex_2.2.xml')],
       ['notes.txt', 'only notes\n'],
@@ -38,7 +38,7 @@ describe('search filters and order', () => {
   };
 
   it('finds games by a player\'s external id and by file name, exactly', async () => {
-    const vk = fixture('formats/vk-dots/fixtures/full-game.txt').toString('utf8').split(/\r?\n/);
+    const vk = fixture('formats/plugins/vk-dots/fixtures/full-game.txt').toString('utf8').split(/\r?\n/);
     const externalId = vk[1].split(' ')[0];
     expect((await search(`externalId=${externalId}`)).items.map((game) => game.id)).toEqual([ids['vk-full.txt']]);
     // GoFans player ids are external ids too: the example's Anna is player 0.

@@ -1,4 +1,4 @@
-import { foundIds, post, startArchive, TestArchive } from './archive-harness.js';
+import { foundIds, post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Searching by how the recorded result came about, the winner's margin, the rules, and the players'

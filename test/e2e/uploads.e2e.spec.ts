@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { getUpload, uploadFile, uploadGame } from '../client/generated/sdk.gen.js';
 import type { UploadDto } from '../client/generated/types.gen.js';
-import { post, startArchive, TestArchive } from './archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * Files of many games (a PDN database, an SGF collection) kept whole and split into one game per

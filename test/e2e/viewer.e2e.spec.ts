@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveViewer, viewerDirectory } from '../../src/common/viewer.js';
-import { startArchive, TestArchive } from './archive-harness.js';
+import { startArchive, TestArchive } from '../support/archive-harness.js';
 
 /**
  * The web viewer's files as the archive serves them: the page at `/` (never cached without asking),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { post, startArchive, TestArchive } from '../e2e/archive-harness.js';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 import { arbitraryBytes, arbitraryText, FIXTURES, FUZZ_SCALE, mutatedFixture } from '../support/fuzz.js';
 
 /**

@@ -169,7 +169,7 @@ describe('board pictures: Dots (VK fixture full-game.txt)', () => {
   // c7-b8-a7-b6 round red's b7. VK codes count from 1: code `b7` is row 10, column 6, i.e. x 6, y 10.
   const cell = (code: string) => `${parseInt(code[1], 36) - 1},${parseInt(code[0], 36) - 1}`;
   it('after ply 10 the red dot b7 is captured inside a blue surround', async () => {
-    const { family, analysis } = await analysed('test/formats/vk-dots/fixtures/full-game.txt');
+    const { family, analysis } = await analysed('test/formats/plugins/vk-dots/fixtures/full-game.txt');
     const nine = renderBoard(family, analysis, 9, OPTIONS, 't')!;
     expect(places(nine, 'dot', 'seat-0')).toEqual(['b7', 'a8', '95', 'a5', 'c6'].map(cell).sort());
     expect(places(nine, 'dot', 'seat-1')).toEqual(['a6', 'a7', 'b8', 'b6'].map(cell).sort());

@@ -13,7 +13,7 @@ const here = (path: string): string => new URL(path, import.meta.url).pathname;
 export const FIXTURES: Readonly<Record<string, readonly Buffer[]>> = {
   'gofans-xml': filesUnder(here('../fixtures/gofans-examples/'), '.xml').map((p) => readFileSync(p)),
   'bars-checkers': [readFileSync(here('../e2e/fixtures/demonstration.bars')), Buffer.from('{"area_monitor": null, "go": [[156, 145], [223, 234], [145, 10234, 123]]}')],
-  'vk-dots': filesUnder(here('../formats/vk-dots/fixtures/'), '.txt').map((p) => readFileSync(p)),
+  'vk-dots': filesUnder(here('../formats/plugins/vk-dots/fixtures/'), '.txt').map((p) => readFileSync(p)),
   'dots-server': [readFileSync(here('../e2e/fixtures/board-state.204'))],
   'dots-transcript': filesUnder(here('../formats/plugins/dots-transcript/fixtures/'), '.txt').map((p) => readFileSync(p)),
   'sgf-go': ['9x9-4.sgf', 'olympiad2006/9x9/gnu-aya.sgf', 'egc2001/tg-gg.sgf'].map((p) => readFileSync(here(`../fixtures/realdata/go/gnugo_regression_games/${p}`))),

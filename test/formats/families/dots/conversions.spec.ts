@@ -104,7 +104,7 @@ describe('SGF to VK and back, by hand', () => {
 });
 
 describe('VK codes and save files', () => {
-  const fixtures = 'test/formats/vk-dots/fixtures';
+  const fixtures = 'test/formats/plugins/vk-dots/fixtures';
   const fullGame = readFileSync(join(fixtures, 'full-game.txt'));
   const bareCode = readFileSync(join(fixtures, 'bare-code.txt'));
   const regenerated = async (content: Buffer): Promise<string> => text((await vkDotsPlugin.regenerate({ bytes: content }, options)).content);
@@ -144,7 +144,7 @@ describe('VK codes and save files', () => {
   });
 
   it('save file and bare code convert into each other; a code becomes a save file with id 0 and colour names', async () => {
-    const fullGame = readFileSync('test/formats/vk-dots/fixtures/full-game.txt', 'utf8');
+    const fullGame = readFileSync('test/formats/plugins/vk-dots/fixtures/full-game.txt', 'utf8');
     expect(await convert(fullGame, VK_SAVE_FORMAT, VK_CODE_FORMAT)).toBe((await regenerated(Buffer.from(fullGame))).split('\n')[4]);
     expect(await convert('1122', VK_CODE_FORMAT, VK_SAVE_FORMAT)).toBe('1.0\n0 red\n0 blue\n-b-\n1122\n');
   });

@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
-const read = (name: string) => vkDotsPlugin.read({ bytes: readFileSync(join(here, '../../vk-dots/fixtures', name)) }, options);
+const read = (name: string) => vkDotsPlugin.read({ bytes: readFileSync(join(here, './fixtures', name)) }, options);
 
 describe('VK Dots facts', () => {
   it('a save file (flags -s-: a small field of unknown size) gives no board size, date, event or rules', async () => {

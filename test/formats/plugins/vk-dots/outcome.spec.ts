@@ -6,8 +6,8 @@ import { vkDotsPlugin } from '../../../../src/formats/plugins/vk-dots/plugin.js'
 import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const fullGame = readFileSync(join(here, '../../vk-dots/fixtures/full-game.txt'), 'utf8');
-const bareCode = readFileSync(join(here, '../../vk-dots/fixtures/bare-code.txt'), 'utf8');
+const fullGame = readFileSync(join(here, './fixtures/full-game.txt'), 'utf8');
+const bareCode = readFileSync(join(here, './fixtures/bare-code.txt'), 'utf8');
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 const analyse = async (text: string): Promise<GameAnalysis> => (await vkDotsPlugin.read({ bytes: Buffer.from(text, 'utf8') }, options)).analysis!;
 const outcomes = async (text: string) => (await analyse(text)).players.map((p) => [p.color, p.outcome]);

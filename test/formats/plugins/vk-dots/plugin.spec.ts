@@ -7,8 +7,8 @@ import { VK_CODE_FORMAT, VK_SAVE_FORMAT, vkDotsPlugin } from '../../../../src/fo
 import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const fullGame = readFileSync(join(here, '../../vk-dots/fixtures/full-game.txt'));
-const bareCode = readFileSync(join(here, '../../vk-dots/fixtures/bare-code.txt'));
+const fullGame = readFileSync(join(here, './fixtures/full-game.txt'));
+const bareCode = readFileSync(join(here, './fixtures/bare-code.txt'));
 const options: ReadOptions = { timeBudgetMs: 1000, limits: DEFAULT_LIMITS };
 
 const upload = (content: string | Buffer): UploadedFile => ({ bytes: Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8') });

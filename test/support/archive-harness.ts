@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { createApp } from '../../src/app.factory.js';
-import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database.js';
+import { createScratchDatabase, ScratchDatabase } from './scratch-database.js';
 import { loadConfig } from '../../src/common/config.js';
 import { createClient } from '../client/generated/client/index.js';
 import type { Client } from '../client/generated/client/index.js';
-import { checkResponsesOf } from '../support/spec-check.js';
+import { checkResponsesOf } from './spec-check.js';
 
 /**
  * A running archive for end-to-end tests: on an in-memory embedded PostgreSQL by default, or on a
