@@ -6,7 +6,7 @@ import { BLACK, Cell, EMPTY, GoPosition, Stone, WHITE, opponent } from '../../..
 import { GoPositionHasher, MAX_KEYED_SIZE, goPositionKeys } from '../../../src/rules/go/position-key.js';
 import { TRANSFORMS, TransformName, transformName } from '../../../src/rules/symmetry.js';
 import { filesUnder } from '../../support/files.js';
-import { namesFor, seeded, turnCells } from './grids.js';
+import { namesFor, seeded, turnFast, turnedPoint } from './grids.js';
 
 /*
  * Go position keys against a brute force written here: boards turned by hand (./grids.ts), compared
@@ -81,26 +81,7 @@ function replay(game: Game, visit: (seen: Seen) => void): void {
   });
 }
 
-/*
- * Turning boards by hand, fast enough for every position of the corpus: for each size and name, the
- * old index of every point of the turned board, found by turning a board of indices with ./grids.ts.
- */
-const gathers = new Map<string, Int32Array>();
-function gather(size: number, name: TransformName): Int32Array {
-  const id = `${size}:${name}`;
-  let found = gathers.get(id);
-  if (!found) {
-    found = Int32Array.from(turnCells(Array.from({ length: size * size }, (_, i) => i), size, size, name).cells);
-    gathers.set(id, found);
-  }
-  return found;
-}
-function turn(cells: ArrayLike<number>, size: number, name: TransformName): Uint8Array {
-  const from = gather(size, name);
-  const out = new Uint8Array(size * size);
-  for (let i = 0; i < out.length; i++) out[i] = cells[from[i]];
-  return out;
-}
+const turn = (cells: ArrayLike<number>, size: number, name: TransformName): Uint8Array => turnFast(cells, size, size, name);
 
 /** A board as text, exactly: four points a character (base 3), then the size and the side to move. */
 function boardText(cells: ArrayLike<number>, size: number, toMove: Stone): string {
@@ -181,9 +162,8 @@ describe('Go position keys on the GNU Go games', () => {
       for (const t of TRANSFORMS) {
         const name = transformName(t);
         const map = (x: number, y: number) => {
-          // Where the hand-turned board puts (x, y): the point whose old index is y * size + x.
-          const index = gather(game.size, name).indexOf(y * game.size + x);
-          return { x: index % game.size, y: Math.floor(index / game.size) };
+          const [tx, ty] = turnedPoint(x, y, game.size, game.size, name);
+          return { x: tx, y: ty };
         };
         const turned: Game = {
           ...game,

@@ -68,3 +68,34 @@ export function seeded(seed: number): () => number {
     return state / 0x1_0000_0000;
   };
 }
+
+/*
+ * The same turning made fast enough for every position of a corpus: for a size and a name, the old
+ * row-major index of every point of the turned grid, found once by turning a grid of indices by hand.
+ */
+const gathers = new Map<string, Int32Array>();
+
+export function gatherFor(width: number, height: number, name: TransformName): Int32Array {
+  const id = `${width}x${height}:${name}`;
+  let found = gathers.get(id);
+  if (!found) {
+    found = Int32Array.from(turnCells(Array.from({ length: width * height }, (_, i) => i), width, height, name).cells);
+    gathers.set(id, found);
+  }
+  return found;
+}
+
+/** Row-major cells turned by hand through {@link gatherFor}; the turned grid's size is {@link turnCells}'. */
+export function turnFast(cells: ArrayLike<number>, width: number, height: number, name: TransformName): Uint8Array {
+  const from = gatherFor(width, height, name);
+  const out = new Uint8Array(from.length);
+  for (let i = 0; i < out.length; i++) out[i] = cells[from[i]];
+  return out;
+}
+
+/** Where the point (x, y) of a width × height grid is in the grid turned by hand: `[x', y']` and the turned width. */
+export function turnedPoint(x: number, y: number, width: number, height: number, name: TransformName): [number, number] {
+  const turnedWidth = name === 'rotate90' || name === 'rotate270' || name === 'transpose' || name === 'antiTranspose' ? height : width;
+  const at = gatherFor(width, height, name).indexOf(y * width + x);
+  return [at % turnedWidth, Math.floor(at / turnedWidth)];
+}
