@@ -10,6 +10,7 @@ import { run as interchange } from './interchange.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
 import { run as load } from './load.js';
 import { run as migration } from './migration.js';
+import { run as positionKeys } from './position-keys.js';
 import { run as rss } from './rss.js';
 import { run as search } from './search.js';
 import { run as storage } from './storage.js';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   'dots-server': dotsServer,
   checkers,
   'peg-solitaire': pegSolitaire,
+  'position-keys': positionKeys,
   archive,
   export: exportGames,
   imports,
