@@ -4,7 +4,7 @@ import { buildGame, unreplayable } from '../../../src/formats/plugins/sgf-go/mod
 import { parseSgf } from '../../../src/formats/syntaxes/sgf/index.js';
 import { BLACK, Cell, EMPTY, GoPosition, Stone, WHITE, opponent } from '../../../src/rules/go/index.js';
 import { GoPositionHasher, MAX_KEYED_SIZE, goPositionKeys } from '../../../src/rules/go/position-key.js';
-import { TRANSFORMS, TransformName, transformName } from '../../../src/rules/symmetry.js';
+import { TRANSFORMS, TransformName, compose, inverse, transformName } from '../../../src/rules/symmetry.js';
 import { filesUnder } from '../../support/files.js';
 import { namesFor, seeded, turnFast, turnedPoint } from './grids.js';
 
@@ -263,6 +263,8 @@ describe('Go position keys on boards of any size from 1 to 52', () => {
         expect(turnedKeys.canonical.key).toBe(keys.canonical.key);
         // The transform each gives turns it onto the same board.
         expect(turn(turned, size, transformName(turnedKeys.canonical.transform))).toEqual(turn(cells, size, transformName(keys.canonical.transform)));
+        // So the transform to keep beside a match, from this board to the turned one, is compose(inverse(tB), tA).
+        expect(turn(cells, size, transformName(compose(inverse(turnedKeys.canonical.transform), keys.canonical.transform)))).toEqual(turned);
       }
       // The hasher, told stone by stone in a shuffled order, agrees.
       const hasher = new GoPositionHasher(size);
