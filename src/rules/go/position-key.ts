@@ -102,7 +102,7 @@ function imagesOf(size: number): Int32Array {
 /**
  * The keys of a Go position kept up to date move by move: tell it what changes on the board
  * ({@link set}, or {@link play} with the captures the engine reports) and whose turn it is, and it
- * keeps the keys of all eight turned boards by XOR, a few nanoseconds per stone. It holds its own
+ * keeps the keys of all eight turned boards by XOR (tens of nanoseconds per stone). It holds its own
  * copy of the cells, so a point is always told its new content, never the old.
  *
  * Starts as an empty board with black to move.
