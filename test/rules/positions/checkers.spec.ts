@@ -9,7 +9,7 @@ import type { Move } from '../../../src/rules/checkers/move.js';
 import { BLACK_KING, BLACK_MAN, EMPTY, WHITE_KING, WHITE_MAN, isKing } from '../../../src/rules/checkers/pieces.js';
 import { CheckersPositionHasher, checkersPositionKeys } from '../../../src/rules/checkers/position-key.js';
 import { Position } from '../../../src/rules/checkers/position.js';
-import { turnFast } from './grids.js';
+import { turnFast } from '../../support/positions/grids.js';
 
 /*
  * Russian-draughts position keys on both PDN databases (USSR championship 1947, USSR championships

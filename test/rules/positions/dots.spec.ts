@@ -3,7 +3,7 @@ import { DotsKeyPosition, DotsPositionHasher, dotsGamePosition, dotsPositionKeys
 import { TransformName, gridSymmetries, transformName } from '../../../src/rules/symmetry.js';
 import { loadDotsSgfCorpus } from '../../support/dots/corpus.js';
 import type { DotsSgfGame, SgfMove } from '../../support/dots/dots-sgf.js';
-import { namesFor, seeded, turnCells, turnFast, turnedPoint } from './grids.js';
+import { namesFor, seeded, turnCells, turnFast, turnedPoint } from '../../support/positions/grids.js';
 
 /*
  * Dots position keys against a brute force written here: fields turned by hand (./grids.ts),

@@ -6,7 +6,7 @@ import { BLACK, Cell, EMPTY, GoPosition, Stone, WHITE, opponent } from '../../..
 import { GoPositionHasher, MAX_KEYED_SIZE, goPositionKeys } from '../../../src/rules/go/position-key.js';
 import { TRANSFORMS, TransformName, compose, inverse, transformName } from '../../../src/rules/symmetry.js';
 import { filesUnder } from '../../support/files.js';
-import { namesFor, seeded, turnFast, turnedPoint } from './grids.js';
+import { namesFor, seeded, turnFast, turnedPoint } from '../../support/positions/grids.js';
 
 /*
  * Go position keys against a brute force written here: boards turned by hand (./grids.ts), compared

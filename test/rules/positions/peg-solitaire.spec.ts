@@ -7,7 +7,7 @@ import { solve } from '../../../src/rules/peg-solitaire/solver.js';
 import { symmetriesOf } from '../../../src/rules/peg-solitaire/symmetry.js';
 import { TRANSFORMS, TransformName, transformName } from '../../../src/rules/symmetry.js';
 import { boardFromRows, realBoardFiles } from '../../support/peg-solitaire/boards.js';
-import { Rows, namesFor, seeded, turnRows } from './grids.js';
+import { Rows, namesFor, seeded, turnRows } from '../../support/positions/grids.js';
 
 /*
  * Peg-solitaire position keys on the real ViaThinkSoft boards (versions 1 and 2), against a brute

@@ -13,7 +13,7 @@ import {
   transformNamed,
   transformedSize,
 } from '../../../src/rules/symmetry.js';
-import { namesFor, turnRows } from './grids.js';
+import { namesFor, turnRows } from '../../support/positions/grids.js';
 
 /** A grid whose every cell names its own place: `x,y`. */
 const labelled = (width: number, height: number): string[][] =>
