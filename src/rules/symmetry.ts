@@ -152,3 +152,26 @@ export function compose(after: Transform, before: Transform): Transform {
 export function inverse(transform: Transform): Transform {
   return INVERSES[transform];
 }
+
+const imageTables = new Map<string, Int32Array>();
+
+/**
+ * Where every point of a `width` × `height` grid goes under each symmetry the grid keeps, as the
+ * first index of its values in a key table that lays points out row-major with rows of `stride`
+ * points and `states` values a point: `images[t * width * height + p]` for point `p` (row-major,
+ * rows of `width`). Other transforms' entries stay 0. Made once per shape and kept.
+ */
+export function pointImages(width: number, height: number, stride: number, states: number): Int32Array {
+  const name = `${width}x${height}/${stride}/${states}`;
+  let images = imageTables.get(name);
+  if (images) return images;
+  const n = width * height;
+  images = new Int32Array(8 * n);
+  for (const t of gridSymmetries(width, height)) {
+    const permutation = pointPermutation(t, width, height);
+    // A symmetry a grid keeps keeps its size, so an image is row-major with the same row length.
+    for (let p = 0; p < n; p++) images[t * n + p] = (Math.floor(permutation[p] / width) * stride + (permutation[p] % width)) * states;
+  }
+  imageTables.set(name, images);
+  return images;
+}

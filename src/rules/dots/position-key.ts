@@ -1,4 +1,4 @@
-import { Transform, apply, gridSymmetries, pointPermutation } from '../symmetry.js';
+import { Transform, apply, gridSymmetries, pointImages } from '../symmetry.js';
 import { CanonicalKey, DOTS_VALUES, PositionKeys, SymmetricKeys, zobristTable, zobristValue } from '../zobrist.js';
 import { EMPTY } from './board.js';
 import { MAX_SIDE, MIN_SIDE } from './field.js';
@@ -122,27 +122,6 @@ function toggleSeat(keys: SymmetricKeys, seat: number): void {
   keys.toggleInvariant(hi[TO_MOVE + seat], lo[TO_MOVE + seat]);
 }
 
-/** For a field size, every point's value offset under each transform: `(y' · 50 + x') · 24`. */
-const imageTables = new Map<string, Int32Array>();
-
-function imagesOf(width: number, height: number): Int32Array {
-  const name = `${width}x${height}`;
-  let images = imageTables.get(name);
-  if (images) return images;
-  const n = width * height;
-  images = new Int32Array(8 * n);
-  for (const t of gridSymmetries(width, height)) {
-    const permutation = pointPermutation(t, width, height);
-    // A symmetry of the field keeps its size, so images are row-major with the same row length.
-    for (let p = 0; p < n; p++) {
-      const image = permutation[p];
-      images[t * n + p] = (Math.floor(image / width) * STRIDE + (image % width)) * STATES;
-    }
-  }
-  imageTables.set(name, images);
-  return images;
-}
-
 /**
  * The keys of a Dots position kept up to date move by move, by XOR, for all the field's symmetries.
  * It holds its own copy of every point's owner and captor, so it is told a point's new state only.
@@ -176,7 +155,7 @@ export class DotsPositionHasher {
     this.captor = new Uint8Array(width * height);
     this.transforms = gridSymmetries(width, height);
     this.keys = new SymmetricKeys(this.transforms);
-    this.images = imagesOf(width, height);
+    this.images = pointImages(width, height, STRIDE, STATES);
     const { hi, lo } = values();
     this.valueHi = hi;
     this.valueLo = lo;

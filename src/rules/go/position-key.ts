@@ -1,4 +1,4 @@
-import { Transform, apply, gridSymmetries, pointPermutation } from '../symmetry.js';
+import { Transform, apply, gridSymmetries, pointImages } from '../symmetry.js';
 import { CanonicalKey, GO_VALUES, PositionKeys, SymmetricKeys, zobristTable, zobristValue } from '../zobrist.js';
 import { BLACK, Cell, EMPTY, Stone, WHITE } from './types.js';
 
@@ -77,28 +77,6 @@ function invariants(keys: SymmetricKeys, size: number, toMove: Stone): void {
   }
 }
 
-/*
- * For a board side, every point's value offset under each transform: `images[t * n + p]` is
- * `(y' · 52 + x') · 2` for the image (x', y') of point p. Shared by the hashers of one size.
- */
-const imageTables = new Map<number, Int32Array>();
-
-function imagesOf(size: number): Int32Array {
-  let images = imageTables.get(size);
-  if (images) return images;
-  const n = size * size;
-  images = new Int32Array(8 * n);
-  for (const t of gridSymmetries(size, size)) {
-    const permutation = pointPermutation(t, size, size);
-    for (let p = 0; p < n; p++) {
-      const image = permutation[p];
-      images[t * n + p] = (Math.floor(image / size) * STRIDE + (image % size)) * 2;
-    }
-  }
-  imageTables.set(size, images);
-  return images;
-}
-
 /**
  * The keys of a Go position kept up to date move by move: tell it what changes on the board
  * ({@link set}, or {@link play} with the captures the engine reports) and whose turn it is, and it
@@ -124,7 +102,7 @@ export class GoPositionHasher {
     this.cells = new Uint8Array(size * size);
     this.transforms = gridSymmetries(size, size);
     this.keys = new SymmetricKeys(this.transforms);
-    this.images = imagesOf(size);
+    this.images = pointImages(size, size, STRIDE, 2);
     const { hi, lo } = values();
     this.valueHi = hi;
     this.valueLo = lo;
