@@ -7,10 +7,10 @@ import { replayInterchange } from '../src/formats/families/checkers/interchange.
 import { ProposedMove, judgeMove } from '../src/rules/checkers/judge-move.js';
 import type { Position } from '../src/rules/checkers/position.js';
 import { RealGame, realGamesAsBars } from '../test/support/checkers/real-games.js';
+import { measure, measureAsync } from './timing.js';
 
 const FOLDER = 'test/fixtures/realdata/checkers/russian';
 /** Repeat each measurement until it has run this long, so the figure is not noise. */
-const MIN_MS = 1000;
 
 /**
  * Replaying the real Russian checkers games (every convertible game of the PDN files):
@@ -47,28 +47,6 @@ function replayWithEngine(start: Position, moves: readonly ProposedMove[]): void
     if (!judgement.legal) throw new Error(`benchmark game is illegal: ${judgement.reason}`);
     position = applyMove(position, judgement.move);
   }
-}
-
-function measure(work: () => void): { rounds: number; ms: number } {
-  work(); // warm-up
-  const started = performance.now();
-  let rounds = 0;
-  while (performance.now() - started < MIN_MS) {
-    work();
-    rounds++;
-  }
-  return { rounds, ms: performance.now() - started };
-}
-
-async function measureAsync(work: () => Promise<void>): Promise<{ rounds: number; ms: number }> {
-  await work();
-  const started = performance.now();
-  let rounds = 0;
-  while (performance.now() - started < MIN_MS) {
-    await work();
-    rounds++;
-  }
-  return { rounds, ms: performance.now() - started };
 }
 
 function format(moves: number, ms: number): string {

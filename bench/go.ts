@@ -5,9 +5,9 @@ import { interpretGoFans, standardDocument } from '../src/formats/plugins/gofans
 import { BLACK, GoPosition, WHITE } from '../src/rules/go/index.js';
 import type { GoInterchangeMove } from '../src/formats/families/go/index.js';
 import { gnugoGamesAsGoFans11, mainLineMoves } from './go-corpus.js';
+import { measure } from './timing.js';
 
 /** Repeat each measurement until it has run this long, so the figure is not noise. */
-const MIN_MS = 1000;
 const TARGET_RATIO = 5;
 
 // The reference implementation, loaded only here (a dev dependency, never used by the archive).
@@ -80,19 +80,6 @@ function replayWithReference(game: Game): number {
     board = board.makeMove(move.color === 'black' ? 1 : -1, [move.point.x, move.point.y]);
   }
   return board.getCaptures(1) + board.getCaptures(-1);
-}
-
-function measure(work: () => void): { ms: number; rounds: number } {
-  work(); // warm-up: let the JIT see the code once
-  let rounds = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    work();
-    rounds++;
-    elapsed = performance.now() - start;
-  } while (elapsed < MIN_MS);
-  return { ms: elapsed, rounds };
 }
 
 function format(rate: number): string {

@@ -22,9 +22,10 @@ import { loadDotsSgfCorpus } from '../test/support/dots/corpus.js';
 import type { DotsSgfGame } from '../test/support/dots/dots-sgf.js';
 import { filesUnder } from '../test/support/files.js';
 import { realBoardFiles } from '../test/support/peg-solitaire/boards.js';
+import { measure } from './timing.js';
+import type { Measured } from './timing.js';
 
 /** Repeat each measurement until it has run this long, so the figure is not noise. */
-const MIN_MS = 1000;
 
 /** Keeps the keys the benchmark computes alive, so that no work is optimised away. */
 let sink = 0n;
@@ -278,23 +279,6 @@ function peg(): void {
 
 // ---------------------------------------------------------------- measuring
 
-interface Measured {
-  readonly ms: number;
-  readonly rounds: number;
-}
-
-function measure(work: () => void): Measured {
-  work(); // warm-up: let the JIT see the code once
-  let rounds = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    work();
-    rounds++;
-    elapsed = performance.now() - start;
-  } while (elapsed < MIN_MS);
-  return { ms: elapsed, rounds };
-}
 
 const perRound = (m: Measured): number => m.ms / m.rounds;
 const ms = (m: Measured): string => perRound(m).toFixed(2);
