@@ -57,6 +57,8 @@ export const FORMAT_ERROR_CODES = [
   'limit.variation_depth',
   /** A line longer than MAX_LINE_LENGTH characters. */
   'limit.line_length',
+  /** A player's name or id, the event, the rules or a rating longer than the archive can index (MAX_INDEXED_TEXT_BYTES, fixed). */
+  'limit.indexed_text',
   /** The analysis ran past ANALYSIS_TIMEOUT_MS and was stopped. */
   'analysis.timeout',
   /** The analysis needed more memory than ANALYSIS_MEMORY_MB and was stopped. */

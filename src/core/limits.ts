@@ -62,3 +62,32 @@ export function checkLineLengths(text: string, limits: ReadLimits): void {
     start = i + 1;
   }
 }
+
+/**
+ * The longest text, in bytes of UTF-8, the archive keeps in a searched column (a player's name and
+ * id, the event, the rules, a rating): each has a B-tree on it, and PostgreSQL refuses a B-tree
+ * entry over 2,704 bytes (a third of a page). The bound leaves room for the rest of the entry (the
+ * game id) and for the database's own lower-casing, which may lengthen a few letters.
+ */
+export const MAX_INDEXED_TEXT_BYTES = 2_000;
+
+/** The facts of a reading that are stored in searched columns, each with what to call it. */
+export interface IndexedText {
+  readonly field: string;
+  readonly value: string | null | undefined;
+}
+
+/**
+ * Refuses (422 `limit.indexed_text`) a value longer than {@link MAX_INDEXED_TEXT_BYTES}, counted as
+ * written and as lower-cased and NFKC-normalised (the forms searched), naming the field and the bound.
+ */
+export function checkIndexedTexts(texts: readonly IndexedText[]): void {
+  for (const { field, value } of texts) {
+    if (value === null || value === undefined) continue;
+    const bytes = Math.max(Buffer.byteLength(value), Buffer.byteLength(value.normalize('NFKC').toLowerCase()), Buffer.byteLength(value.toLowerCase()));
+    if (bytes > MAX_INDEXED_TEXT_BYTES) {
+      const message = `${field} is ${bytes.toLocaleString('en-US')} bytes long; the archive indexes values of at most ${MAX_INDEXED_TEXT_BYTES.toLocaleString('en-US')} bytes (UTF-8)`;
+      throw new FormatError(message, [], 422, 'limit.indexed_text');
+    }
+  }
+}

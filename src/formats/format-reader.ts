@@ -1,7 +1,8 @@
 import { SourceCharset, utf8View } from './text/encoding.js';
 import { FormatError } from '../core/errors.js';
-import type { ReadLimits } from '../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, RegeneratedFile, UploadedFile } from './plugin.js';
+import { checkIndexedTexts } from '../core/limits.js';
+import type { IndexedText, ReadLimits } from '../core/limits.js';
+import type { FormatDescriptor, FormatPlugin, GameAnalysis, GameRecord, GameSlice, RegeneratedFile, UploadedFile } from './plugin.js';
 import { locateTextSpans } from './text/spans.js';
 import type { TextSpans } from './text/spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
@@ -90,7 +91,9 @@ export class FormatReader {
       const plugin = chosen.plugin;
       const games = request.oneGame ? 1 : (plugin.split?.(file, { ...options, format: chosen.format }).length ?? 1);
       if (games > 1) throw new FormatError(`the file holds ${games} games, and this reads one game a file`, [], 422, 'upload.collection');
-      return withSpans(await plugin.read(file, { ...options, format: chosen.format }));
+      const record = await plugin.read(file, { ...options, format: chosen.format });
+      if (record.analysis) checkIndexedTexts(indexedTexts(record.analysis));
+      return withSpans(record);
     }
     const notIndexedReason = describeUnrecognised(bytes);
     return withSpans({ publisher: null, version: null, header: null, body: null, family: null, notIndexedReason });
@@ -186,4 +189,17 @@ export class FormatReader {
 
 function formatKey(publisher: string, version: string): string {
   return `${publisher.toLowerCase()}/${version.toLowerCase()}`;
+}
+
+/** What of an analysis goes into searched columns, named as a problem's detail names it. */
+function indexedTexts(analysis: GameAnalysis): IndexedText[] {
+  const texts: IndexedText[] = [
+    { field: 'the event', value: analysis.facts.event },
+    { field: 'the rules', value: analysis.facts.rules },
+  ];
+  for (const player of analysis.players) {
+    const who = `player ${player.seat + 1}'s`;
+    texts.push({ field: `${who} name`, value: player.name }, { field: `${who} id`, value: player.externalId }, { field: `${who} rating`, value: player.rating });
+  }
+  return texts;
 }

@@ -5,7 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database.js';
 import { HEAVY_BOARD_TEXT } from '../support/peg-solitaire/boards.js';
-import { post, startArchive, TestArchive } from '../support/archive-harness.js';
+import { foundIds, post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 const PROBLEM_JSON = 'application/problem+json';
 const fixture = (path: string): Buffer => readFileSync(new URL(`../${path}`, import.meta.url));
@@ -211,6 +211,46 @@ describe('hardening: honest answers to odd and hostile requests', () => {
       const after = await fetch(`${archive.baseUrl}/games/${game.id}`);
       expect(after.status).toBe(upload.status === 201 ? 200 : 404);
     }
+  });
+
+  describe('long header values', () => {
+    /** Letters no compressor shrinks much, the same every run: `length` characters of one byte each. */
+    const scrambled = (length: number, seed: number): string => {
+      let state = seed;
+      let text = '';
+      for (let i = 0; i < length; i++) {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        text += String.fromCharCode(97 + (state >> 16) % 26);
+      }
+      return text;
+    };
+    const sgf = (property: string, value: string): string =>
+      property === 'PB' ? `(;GM[1]FF[4]SZ[9]PB[${value}]PW[White];B[ee];W[cc])` : `(;GM[1]FF[4]SZ[9]PB[Black]PW[White]${property}[${value}];B[ee];W[cc])`;
+
+    it.each(['PB', 'EV', 'BR', 'RU'])('refuses a 2,800-character %s with 422 limit.indexed_text naming the field and the limit, storing nothing', async (property) => {
+      const before = await count();
+      const response = await post(archive, `/games?filename=long-${property}.sgf`, sgf(property, scrambled(2_800, property.charCodeAt(0))));
+      expect(response.status).toBe(422);
+      const problem = await problemOf(response);
+      expect(problem).toMatchObject({ status: 422, code: 'limit.indexed_text' });
+      expect(problem.detail).toMatch(/2,?800 bytes/);
+      expect(problem.detail).toMatch(/2,?000/);
+      expect(await count()).toBe(before);
+    });
+
+    it('stores values of 2,000 bytes and finds the game by each of them', async () => {
+      const name = scrambled(2_000, 1);
+      const event = scrambled(2_000, 2);
+      const rules = scrambled(2_000, 3);
+      const rating = scrambled(2_000, 4);
+      const response = await post(archive, '/games?filename=long-values.sgf', `(;GM[1]FF[4]SZ[9]PB[${name}]PW[White]BR[${rating}]EV[${event}]RU[${rules}];B[ee];W[cc])`);
+      expect(response.status).toBe(201);
+      const { id } = (await response.json()) as { id: number };
+      const game = (await (await fetch(`${archive.baseUrl}/games/${id}`)).json()) as Record<string, unknown>;
+      expect(JSON.stringify(game)).toContain(name);
+      expect(JSON.stringify(game)).toContain(event);
+      expect(await foundIds(archive, `player=${name.slice(500, 700)}`)).toEqual([id]);
+    });
   });
 
   it('keeps answering /health while heavy uploads are analysed', async () => {
