@@ -253,6 +253,28 @@ describe('hardening: honest answers to odd and hostile requests', () => {
     });
   });
 
+  describe('deeply nested JSON', () => {
+    const nested = (levels: number): string => `{"ids":[1],"x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+
+    it.each([2_000, 100_000])('refuses %d levels of nesting in a POST /games/export body with 400 request.invalid naming the depth', async (levels) => {
+      const response = await post(archive, '/games/export', nested(levels), { 'Content-Type': 'application/json' });
+      expect(response.status).toBe(400);
+      const problem = await problemOf(response);
+      expect(problem).toMatchObject({ status: 400, code: 'request.invalid' });
+      expect(problem.detail).toMatch(/deeper than 64 levels/);
+    });
+
+    it('still reads a body with brackets inside its strings, and a normal selection', async () => {
+      const created = (await (await post(archive, '/games?filename=nesting.txt', 'nesting test\n')).json()) as { id: number };
+      const quoted = await post(archive, '/games/export', `{"ids":[${created.id}],"family":"${'['.repeat(100)}"}`, { 'Content-Type': 'application/json' });
+      expect(quoted.status).toBe(400);
+      expect((await problemOf(quoted)).detail).not.toMatch(/deeper than/);
+      const response = await post(archive, '/games/export', JSON.stringify({ ids: [created.id] }), { 'Content-Type': 'application/json', Accept: 'application/x-ndjson' });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain(`"id":${created.id}`);
+    });
+  });
+
   it('keeps answering /health while heavy uploads are analysed', async () => {
     const uploads = Array.from({ length: 3 }, (_, i) => post(archive, `/games?filename=heavy-${i}.brd`, HEAVY_BOARD_TEXT + ' '.repeat(i)));
     let settled = false;
