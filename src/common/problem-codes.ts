@@ -45,6 +45,8 @@ export const PROBLEM_CODES = [
   'import.not_a_file',
   /** An archive inside the import, deeper than MAX_IMPORT_DEPTH allows. */
   'import.nested_archive',
+  /** An entry fails its integrity check: a zip entry's CRC-32, or a tar header's checksum. */
+  'import.checksum_mismatch',
   /** No import has this id. */
   'import.not_found',
   /** The operation needs an API key and none was sent. */

@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { Transform } from 'node:stream';
+import type { Readable, TransformCallback } from 'node:stream';
+import { crc32, createGunzip, gunzipSync } from 'node:zlib';
 import * as tar from 'tar-stream';
 import yauzl from 'yauzl';
 import type { AppConfig } from '../common/config.js';
@@ -118,10 +119,15 @@ export async function countFiles(folder: string, kind: ImportKind, limits: Entry
       return false;
     });
   } else {
-    await walkTar(join(folder, BODY_FILE), kind === 'tar.gz', async (header, stream) => {
-      stream.resume();
-      if (header.type !== 'directory') tally.add(header.size ?? 0);
-    });
+    await walkTar(
+      join(folder, BODY_FILE),
+      kind === 'tar.gz',
+      async (header, stream) => {
+        stream.resume();
+        if (header.type !== 'directory') tally.add(header.size ?? 0);
+      },
+      async () => tally.add(0),
+    );
   }
   return tally.files;
 }
@@ -178,6 +184,11 @@ export async function* importEntries(folder: string, kind: ImportKind, limits: E
         const refusal = refusalOfName(name) ?? refusalOfZipMode(entry) ?? refusalOfSize(entry.uncompressedSize, limits);
         if (refusal) return !(await next({ path: name, problem: refusal }));
         const bytes = await readAll(await zip.openReadStreamPromise(entry), limits.maxEntryBytes);
+        // yauzl checks the sizes but not the CRC-32: altered bytes must not be stored as the file.
+        const crc = crc32(bytes);
+        if (crc !== entry.crc32) {
+          return !(await next({ path: name, problem: refused('import.checksum_mismatch', `${name}: its bytes have the CRC-32 ${hex(crc)}, its header says ${hex(entry.crc32)}: the entry is damaged`) }));
+        }
         return !(await next(fileEntry(name, bytes)));
       });
     } else {
@@ -200,6 +211,13 @@ export async function* importEntries(folder: string, kind: ImportKind, limits: E
         }
         const bytes = await readAll(stream, limits.maxEntryBytes);
         if (!(await next(fileEntry(name, bytes)))) return 'stop';
+      }, async (name) => {
+        if (position < from) {
+          position++;
+          return;
+        }
+        const problem = refused('import.checksum_mismatch', `${name}: its tar header fails its checksum: the entry is damaged and skipped`);
+        if (!(await next({ path: name, problem }))) return 'stop';
       });
     }
   })().then(
@@ -335,23 +353,140 @@ async function walkZip(path: string, visit: (entry: yauzl.Entry, zip: yauzl.ZipF
   }
 }
 
-/** Visits a tar's entries in order (`visit` must consume or resume each stream; 'stop' ends the walk). */
-async function walkTar(path: string, gzipped: boolean, visit: (header: tar.Header, stream: Readable) => Promise<'stop' | void>): Promise<void> {
+/**
+ * Visits a tar's entries in order (`visit` must consume or resume each stream; 'stop' ends the walk).
+ * An entry whose header fails its checksum is not handed to tar-stream (which would give up on the
+ * whole archive) but to `damaged`, by the name its header gives, in its place among the others.
+ */
+async function walkTar(
+  path: string,
+  gzipped: boolean,
+  visit: (header: tar.Header, stream: Readable) => Promise<'stop' | void>,
+  damaged: (name: string) => Promise<'stop' | void>,
+): Promise<void> {
   const source = createReadStream(path);
   const extract = tar.extract();
+  const checked = new TarHeaderCheck();
   const input = gzipped ? source.pipe(createGunzip()) : source;
   input.on('error', (error: Error) => extract.destroy(error));
-  input.pipe(extract);
-  try {
-    for await (const entry of extract) {
-      if ((await visit(entry.header, entry as unknown as Readable)) === 'stop') break;
+  checked.on('error', (error: Error) => extract.destroy(error));
+  input.pipe(checked).pipe(extract);
+  let entries = 0;
+  const damagedBefore = async (count: number): Promise<'stop' | void> => {
+    while (checked.damaged.length > 0 && checked.damaged[0].before <= count) {
+      if ((await damaged(checked.damaged.shift()!.name)) === 'stop') return 'stop';
     }
+  };
+  try {
+    let stopped = false;
+    for await (const entry of extract) {
+      if ((await damagedBefore(entries)) === 'stop') {
+        stopped = true;
+        (entry as unknown as Readable).resume();
+        break;
+      }
+      entries++;
+      if ((await visit(entry.header, entry as unknown as Readable)) === 'stop') {
+        stopped = true;
+        break;
+      }
+    }
+    if (!stopped) await damagedBefore(Infinity);
   } catch (error) {
     throw error instanceof ProblemException ? error : malformed(error);
   } finally {
     source.destroy();
     extract.destroy();
   }
+}
+
+const hex = (crc: number) => crc.toString(16).padStart(8, '0');
+
+const BLOCK = 512;
+/** Tar header types tar-stream reads as part of the next entry (pax and GNU long names), not as entries. */
+const NOT_ENTRIES = new Set(['x', 'g', 'L', 'K'].map((c) => c.charCodeAt(0)));
+
+/**
+ * Passes a tar through block by block, checking each header's checksum as tar-stream computes it.
+ * A header that fails is dropped with the blocks of its entry (as many as its size field says when
+ * that is readable, then up to the next header that passes), and listed in `damaged` with the
+ * number of entries passed before it, so the walk refuses it in its place and goes on.
+ */
+class TarHeaderCheck extends Transform {
+  readonly damaged: { name: string; before: number }[] = [];
+  private rest = Buffer.alloc(0);
+  private dataBlocks = 0;
+  private searching = false;
+  private entries = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    const bytes = this.rest.length > 0 ? Buffer.concat([this.rest, chunk]) : chunk;
+    let at = 0;
+    for (; at + BLOCK <= bytes.length; at += BLOCK) {
+      const block = bytes.subarray(at, at + BLOCK);
+      if (this.keep(block)) this.push(block);
+    }
+    this.rest = Buffer.from(bytes.subarray(at));
+    callback();
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.rest.length > 0) this.push(this.rest);
+    callback();
+  }
+
+  private keep(block: Buffer): boolean {
+    if (this.dataBlocks > 0) {
+      this.dataBlocks--;
+      return !this.searching;
+    }
+    if (block.every((byte) => byte === 0)) {
+      this.searching = false;
+      return true;
+    }
+    const size = octal(block, 124, 12);
+    if (checksumOf(block) === octal(block, 148, 8)) {
+      this.searching = false;
+      const type = block[156];
+      this.dataBlocks = type === 0x35 ? 0 : Math.ceil((size ?? 0) / BLOCK);
+      if (!NOT_ENTRIES.has(type)) this.entries++;
+      return true;
+    }
+    if (!this.searching) {
+      const prefix = block.subarray(257, 262).toString('latin1') === 'ustar' ? text(block, 345, 155) : '';
+      const name = text(block, 0, 100);
+      this.damaged.push({ name: prefix ? `${prefix}/${name}` : name, before: this.entries });
+      this.searching = true;
+      this.dataBlocks = size === undefined ? 0 : Math.ceil(size / BLOCK);
+    }
+    return false;
+  }
+}
+
+/** The sum tar headers keep at 148: every byte, the checksum field itself counted as spaces. */
+function checksumOf(block: Buffer): number {
+  let sum = 8 * 0x20;
+  for (let i = 0; i < 148; i++) sum += block[i];
+  for (let i = 156; i < BLOCK; i++) sum += block[i];
+  return sum;
+}
+
+/** An octal field of a tar header; undefined when it is not one (base-256 sizes are read too). */
+function octal(block: Buffer, offset: number, length: number): number | undefined {
+  const field = block.subarray(offset, offset + length);
+  if (field[0] & 0x80) {
+    let value = field[0] & 0x7f;
+    for (let i = 1; i < field.length; i++) value = value * 256 + field[i];
+    return value;
+  }
+  const digits = field.toString('latin1').replace(/[\0 ]+$/, '').replace(/^[ ]+/, '');
+  return /^[0-7]+$/.test(digits) ? parseInt(digits, 8) : undefined;
+}
+
+function text(block: Buffer, offset: number, length: number): string {
+  const field = block.subarray(offset, offset + length);
+  const end = field.indexOf(0);
+  return field.subarray(0, end === -1 ? field.length : end).toString('utf8');
 }
 
 function malformed(error: unknown): ProblemException {

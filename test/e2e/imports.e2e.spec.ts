@@ -201,6 +201,55 @@ describe('bulk imports', () => {
     ]);
   });
 
+  it('refuses per file a zip entry whose CRC-32 does not match its bytes, storing the others', async () => {
+    const zip = await zipOf([
+      { name: 'before.sgf', bytes: Buffer.from('(;GM[1]FF[4]SZ[9]PB[Crc]PW[Before];B[ac])') },
+      { name: 'altered.sgf', bytes: Buffer.from('(;GM[1]FF[4]SZ[9]PB[Crc]PW[Altered];B[ad])') },
+      { name: 'after.sgf', bytes: Buffer.from('(;GM[1]FF[4]SZ[9]PB[Crc]PW[After];B[ae])') },
+    ]);
+    // The CRC-32 of altered.sgf changed in its local header (at 14) and its central directory entry (at 16).
+    let flipped = 0;
+    for (const [signature, nameAt, crcAt] of [[0x04034b50, 30, 14], [0x02014b50, 46, 16]]) {
+      for (let at = 0; at + nameAt <= zip.length; at++) {
+        if (zip.readUInt32LE(at) !== signature) continue;
+        const nameLength = zip.readUInt16LE(at + (signature === 0x04034b50 ? 26 : 28));
+        if (zip.toString('latin1', at + nameAt, at + nameAt + nameLength) !== 'altered.sgf') continue;
+        zip.writeUInt32LE((zip.readUInt32LE(at + crcAt) ^ 0x00ff00ff) >>> 0, at + crcAt);
+        flipped++;
+      }
+    }
+    expect(flipped).toBe(2);
+    const { id } = await started(archive, zip);
+    expect(await finished(archive, id)).toMatchObject({ state: 'done', filesDone: 3, gamesStored: 2, refused: 1 });
+    const lines = await results(archive, id);
+    expect(lines.map((line) => [line.path, line.outcome, line.problem?.code ?? null])).toEqual([
+      ['before.sgf', 'indexed', null],
+      ['altered.sgf', 'refused', 'import.checksum_mismatch'],
+      ['after.sgf', 'indexed', null],
+    ]);
+    expect((await finished(archive, id)).gamesStored).toBe(2);
+  });
+
+  it.each([false, true])('refuses per file a tar entry whose header fails its checksum, storing the others (gzipped: %s)', async (gzipped) => {
+    const tag = gzipped ? 'Gz' : 'Plain';
+    const plain = await tarOf([
+      { name: 'first.sgf', bytes: Buffer.from(`(;GM[1]FF[4]SZ[9]PB[Sum${tag}]PW[First];B[bc])`) },
+      { name: 'damaged.sgf', bytes: Buffer.from(`(;GM[1]FF[4]SZ[9]PB[Sum${tag}]PW[Damaged];B[bd])`) },
+      { name: 'last.sgf', bytes: Buffer.from(`(;GM[1]FF[4]SZ[9]PB[Sum${tag}]PW[Last];B[be])`) },
+    ]);
+    // Each entry is a header block and one data block: damaged.sgf's header is the third block.
+    const header = plain.subarray(2 * 512, 3 * 512);
+    expect(header.toString('latin1', 0, 11)).toBe('damaged.sgf');
+    header[148] = header[148] === 0x37 ? 0x36 : header[148] + 1;
+    const { id } = await started(archive, gzipped ? gzipSync(plain) : plain, gzipped ? { 'Content-Type': 'application/gzip' } : {});
+    expect(await finished(archive, id)).toMatchObject({ state: 'done', filesDone: 3, gamesStored: 2, refused: 1 });
+    expect((await results(archive, id)).map((line) => [line.path, line.outcome, line.problem?.code ?? null])).toEqual([
+      ['first.sgf', 'indexed', null],
+      ['damaged.sgf', 'refused', 'import.checksum_mismatch'],
+      ['last.sgf', 'indexed', null],
+    ]);
+  });
+
   it('refuses a zip bomb and a tar.gz bomb up front, storing nothing', async () => {
     const zeros = Buffer.alloc(16 * 1024 * 1024);
     const bomb = await zipOf([
