@@ -28,7 +28,9 @@ const LAYERS: readonly Layer[] = [
   { name: 'format text', pattern: /^src\/formats\/text\//, uses: ['core'], packages: false },
   // The SGF syntax decodes legacy charsets with Node's TextDecoder.
   { name: 'syntaxes', pattern: /^src\/formats\/syntaxes\//, uses: ['core', 'format text', 'format contract'], packages: true },
-  { name: 'families', pattern: /^src\/formats\/families\//, uses: ['rules', 'core', 'format contract', 'format text', 'syntaxes'], packages: false },
+  // A family's ply details type, alone in a file that imports nothing: its writer's and every reader's, the viewer's too.
+  { name: 'ply details', pattern: /^src\/formats\/families\/[^/]+\/ply-details\.ts$/, uses: [], packages: false },
+  { name: 'families', pattern: /^src\/formats\/families\//, uses: ['rules', 'core', 'format contract', 'format text', 'syntaxes', 'ply details'], packages: false },
   { name: 'plugins', pattern: /^src\/formats\/plugins\//, uses: ['rules', 'core', 'format contract', 'format text', 'syntaxes', 'families'], packages: true },
   { name: 'format registry', pattern: /^src\/formats\/[^/]+\.ts$/, uses: ['core', 'format contract', 'format text', 'plugins'], packages: true },
   { name: 'common', pattern: /^src\/common\//, uses: ['core'], packages: true },
@@ -36,7 +38,7 @@ const LAYERS: readonly Layer[] = [
   { name: 'analysis threads', pattern: /^src\/analysis\//, uses: ['core', 'common', 'format contract', 'format registry', 'render'], packages: true },
   { name: 'live Dots server', pattern: /^src\/dots-server\//, uses: ['rules', 'core', 'common', 'format contract', 'families', 'archive'], packages: true },
   { name: 'CLI', pattern: /^src\/cli\//, uses: [], packages: true },
-  { name: 'viewer', pattern: /^web\/src\//, uses: [], packages: true },
+  { name: 'viewer', pattern: /^web\/src\//, uses: ['ply details'], packages: true },
   {
     name: 'archive',
     pattern: /^src\//,
@@ -64,10 +66,11 @@ function specifiers(text: string): string[] {
   return ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName);
 }
 
-/** The repository path a relative specifier of `file` names, as a .ts source (`x.js` is `x.ts` or `x.tsx`). */
+/** The repository path a relative specifier of `file` names, as a source file (`x.js` and `x` stand for `x.ts`). */
 function target(file: string, specifier: string): string {
   const path = relative(REPOSITORY, resolve(REPOSITORY, dirname(file), specifier)).split('\\').join('/');
-  return path.replace(/\.js$/, file.endsWith('.tsx') && !path.includes('/generated/') ? '' : '.ts');
+  const source = path.replace(/\.js$/, '');
+  return /\.tsx?$/.test(source) ? source : `${source}.ts`;
 }
 
 const pluginOf = (path: string) => /^src\/formats\/plugins\/([^/]+)\//.exec(path)?.[1];
@@ -119,5 +122,7 @@ describe('the layers of src/ and web/src/', () => {
     expect(fault('src/formats/families/go/result.ts', '../outcome.js')).toBeNull();
     expect(fault('src/cli/program.ts', '../games/games.service.js')).toMatch(/\(CLI\) imports/);
     expect(fault('web/src/game.tsx', '../../src/formats/plugin.js')).toMatch(/\(viewer\) imports/);
+    expect(fault('web/src/game.tsx', '../../src/formats/families/go/ply-details.js')).toBeNull();
+    expect(fault('web/src/game.tsx', '../../src/formats/families/go/plies.js')).toMatch(/\(viewer\) imports .* \(families\)/);
   });
 });

@@ -8,6 +8,7 @@ import { boardUrl, playerKey, playersText, problemText } from './api';
 import { exportGame, getGame, listFormats, replayGame } from './generated/sdk.gen';
 import type { FormatDto, GameDto, PlyDto, ProblemDto } from './generated/types.gen';
 import { familyName } from './search';
+import type { GoPlyDetails } from '../../src/formats/families/go/ply-details.js';
 
 export function GamePage({ id }: { id: number }) {
   const [game, setGame] = useState<GameDto | null>(null);
@@ -165,14 +166,19 @@ function Stepper({ game, plies, ply, setPly }: { game: GameDto; plies: PlyDto[];
 function moveLabel(game: GameDto, ply: PlyDto): string {
   const player = ply.player === null ? undefined : game.players.find((p) => p.seat === ply.player);
   const who = player?.color ?? player?.name;
-  const point = ply.details?.point;
+  const point = goDetails(ply)?.point;
   const move = typeof point === 'string' && point ? point : ply.move;
   return who && game.family !== 'checkers' ? `${colourMark(who)} ${move}` : move;
 }
 
+/** A ply's details as the Go family writes them (a ply of another family has none of these fields). */
+function goDetails(ply: PlyDto): Partial<GoPlyDetails> | undefined {
+  return ply.details as Partial<GoPlyDetails> | undefined;
+}
+
 /** The move in SGF's letters, for Go plies that carry them. */
 function sgfLetters(ply: PlyDto): string | undefined {
-  const letters = ply.details?.sgf;
+  const letters = goDetails(ply)?.sgf;
   return typeof letters === 'string' && letters ? letters : undefined;
 }
 

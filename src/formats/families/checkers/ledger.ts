@@ -1,4 +1,7 @@
 import type { GameFacts, JsonValue, PlayerEntry, PlayerOutcome, ReplayPly } from '../../plugin.js';
+import type { CheckersPlyDetails } from './ply-details.js';
+
+export type { CheckersPlyDetails } from './ply-details.js';
 import { applyMove } from '../../../rules/checkers/apply-move.js';
 import { Move, destinationOf } from '../../../rules/checkers/move.js';
 import { GameOver } from '../../../rules/checkers/outcome.js';
@@ -28,24 +31,6 @@ export function boardRows(position: Position): number[][] {
   for (let r = 0; r < rows.length; r++) for (let c = r % 2; c < rows.length; c += 2) rows[r][c] = LIGHT_SQUARE;
   return rows;
 }
-
-/**
- * A draughts ply's details, as the ledger writes them into the replay and pictures, the viewer and
- * exports read them. Where the piece started and stopped, as x (file a = 0) and y (rank 8 = 0): a
- * viewer cannot tell them from the boards alone when a king's capture ends on the square it started from.
- */
-export type CheckersPlyDetails = {
-  /** The board after the ply, as {@link boardRows} writes it. */
-  position: number[][];
-  from: { x: number; y: number };
-  to: { x: number; y: number };
-  promoted: boolean;
-  /** PDN: the move as the file writes it, its comments, NAGs and the count of variations after it. */
-  written?: string;
-  comments?: string[];
-  nags?: string[];
-  variations?: number;
-};
 
 /** The extras a format adds to a ply's details (PDN's written move and annotations). */
 export type CheckersPlyExtras = Pick<CheckersPlyDetails, 'written' | 'comments' | 'nags' | 'variations'>;

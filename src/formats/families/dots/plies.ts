@@ -1,5 +1,8 @@
 import type { Cell, IllegalReason, Surround } from '../../../rules/dots/index.js';
 import type { JsonValue, ReplayPly } from '../../plugin.js';
+import type { CellPair, DotsPlyDetails } from './ply-details.js';
+
+export type { CellPair, DotsPlyDetails, DotsSurroundCells } from './ply-details.js';
 
 /** How a format names a point of the field (`3b` in VK codes, `cb` in SGF). */
 export type CellName = (cell: Cell) => string;
@@ -23,30 +26,6 @@ export interface DotsPlyInput {
   /** Format-specific details of a surrounding ply (VK: its regenerated record). */
   readonly surroundExtras?: Readonly<Record<string, JsonValue>>;
 }
-
-/** Points as 0-based `[row, col]` pairs (rows downwards), for readers that know no notation. */
-export type CellPair = [number, number];
-
-/** One surround of a ply, as pairs: its chain, the dots it captured and the empty points it enclosed. */
-export type DotsSurroundCells = { chain: CellPair[]; captured: CellPair[]; empty: CellPair[] };
-
-/**
- * A Dots ply's details, as `dotsReplayPly` writes them into the replay and pictures, the viewer and
- * exports read them. A format may add its own fields to a surrounding ply (VK: its record).
- */
-export type DotsPlyDetails = {
-  /** Row and column as the format's viewer numbers them. */
-  row: number;
-  col: number;
-  cell: CellPair;
-  /** Why the rules refused the dot (a reason code of the rules engine). */
-  illegal?: string;
-  /** A surrounding ply: its chains and enclosed empty points in the format's notation, whether a capture was deferred, and the same as pairs. */
-  chains?: string[];
-  empty?: string[];
-  deferred?: boolean;
-  surroundCells?: DotsSurroundCells[];
-};
 
 /** The details of a replayed Dots ply, read as written (absent fields stay absent). */
 export function dotsPlyDetails(ply: Pick<ReplayPly, 'details'>): Partial<DotsPlyDetails> {

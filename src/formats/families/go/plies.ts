@@ -1,6 +1,9 @@
 import type { ReplayPly } from '../../plugin.js';
 import { indexLetter } from '../../syntaxes/sgf/index.js';
 import type { GoPoint } from './replay.js';
+import type { GoPlyDetails } from './ply-details.js';
+
+export type { GoPlyDetails } from './ply-details.js';
 
 /** One main-line move as the replay rows need it, whatever the format. */
 export interface GoPlyInput {
@@ -13,29 +16,6 @@ export interface GoPlyInput {
   /** The engine's reason when the move is illegal (`ko`…), null when legal. */
   readonly illegal: string | null;
 }
-
-/**
- * A Go ply's details, as `goReplayPlies` writes them into the replay and pictures, the viewer and
- * exports read them; the formats' own extras beside them are named here too.
- */
-export type GoPlyDetails = {
-  color: 'black' | 'white' | null;
-  /** The point from the top-left, 0-based; null for a pass. */
-  x: number | null;
-  y: number | null;
-  /** The usual coordinates (`Q16`), `pass`, or null past 25 columns. */
-  point: string | null;
-  /** SGF's letters (`pd`), empty for a pass. */
-  sgf: string;
-  /** The stones the move took off. */
-  removes: { x: number; y: number }[];
-  /** The engine's reason when the move is illegal. */
-  illegal?: string;
-  /** SGF: points set up at this move (AB, AW, AE), with what each holds afterwards. */
-  setup?: { x: number; y: number; cell: 'black' | 'white' | 'empty' }[];
-  /** GoFans: the removes the file itself records, when it records them. */
-  fileRemoves?: { x: number; y: number }[];
-};
 
 /** The details of a replayed Go ply, read as written (absent fields stay absent). */
 export function goPlyDetails(ply: Pick<ReplayPly, 'details'>): Partial<GoPlyDetails> {

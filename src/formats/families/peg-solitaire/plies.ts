@@ -1,22 +1,9 @@
-import type { StoneColour } from '../../../rules/peg-solitaire/board.js';
 import type { PlayedJump } from '../../../rules/peg-solitaire/play.js';
 import type { ReplayPly } from '../../plugin.js';
 import { jumpName, slotName } from './notation.js';
+import type { PegPlyDetails } from './ply-details.js';
 
-/**
- * A jump's details, as the replay carries them and pictures, the viewer and exports read them: the
- * holes as x/y from the board's top-left (locked cells counted), the stones, the points it scored
- * and the stones left.
- */
-export type PegPlyDetails = {
-  from: { x: number; y: number };
-  over: { x: number; y: number };
-  to: { x: number; y: number };
-  stone: StoneColour;
-  capturedStone: StoneColour;
-  points: number;
-  stonesLeft: number;
-};
+export type { PegPlyDetails } from './ply-details.js';
 
 /** The replay row of the `index`-th (0-based) jump of a solution: no player, the running total as its score. */
 export function pegReplayPly(jump: PlayedJump, index: number): ReplayPly {
