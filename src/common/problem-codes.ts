@@ -65,6 +65,8 @@ export const PROBLEM_CODES = [
   'analysis.busy',
   /** The database does not answer: retry after Retry-After. */
   'service.unavailable',
+  /** A disk is full (the database's or the import spool's): nothing was stored; retry after Retry-After. */
+  'service.storage_full',
   /** A fault of the server, logged with the request id. */
   'internal',
 ] as const;
@@ -108,6 +110,8 @@ export function codeForStatus(status: number): ProblemCode {
       return 'request.headers_too_large';
     case 503:
       return 'service.unavailable';
+    case 507:
+      return 'service.storage_full';
     default:
       return status < 500 ? 'request.invalid' : 'internal';
   }

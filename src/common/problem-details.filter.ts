@@ -1,17 +1,20 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { FormatError } from '../core/errors.js';
-import { isDatabaseUnavailable } from './database-errors.js';
+import { isDatabaseUnavailable, isStorageFull } from './database-errors.js';
 import { codeForStatus, ProblemException } from './problem-codes.js';
 import { makeProblem, PROBLEM_JSON, ProblemDetails } from './problem-details.js';
 
 /** Seconds a client is told to wait when the database does not answer. */
 export const DATABASE_RETRY_AFTER_S = 5;
+/** Seconds a client is told to wait when a disk is full: room is made by an operator, not in seconds. */
+export const STORAGE_RETRY_AFTER_S = 60;
 
 /**
  * The one place where errors become answers: every failure leaves as `application/problem+json`
  * with a stable `code` and the request id. Unexpected errors are logged with their stack and
- * answered without internals; an unreachable database is a 503 with Retry-After.
+ * answered without internals; an unreachable database is a 503 with Retry-After, a full disk a 507
+ * with Retry-After.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -25,6 +28,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const where = `${request.method} ${request.originalUrl ?? request.url} [${request.id ?? '-'}]`;
     if (problem.code === 'internal') this.logger.error(`${where}: ${String(exception)}`, (exception as Error)?.stack);
     else if (problem.code === 'service.unavailable') this.logger.warn(`${where}: the database does not answer: ${String(exception)}`);
+    else if (problem.code === 'service.storage_full') this.logger.warn(`${where}: a disk is full: ${String(exception)}`);
     if (response.headersSent) {
       response.destroy();
       return;
@@ -42,6 +46,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const list = Array.isArray(messages) ? messages.map(String) : [String(messages ?? exception.message)];
       const errors = list.length > 1 ? list.map((message) => ({ message })) : undefined;
       return { problem: makeProblem(status, codeForStatus(status), list.join('; '), errors) };
+    }
+    if (isStorageFull(exception)) {
+      const detail = 'a disk of the archive is full; nothing was stored: retry later';
+      return { problem: makeProblem(HttpStatus.INSUFFICIENT_STORAGE, 'service.storage_full', detail), retryAfter: STORAGE_RETRY_AFTER_S };
     }
     if (isDatabaseUnavailable(exception)) {
       const detail = 'the database does not answer; nothing was changed: retry later';

@@ -31,6 +31,7 @@ const TITLES: Record<number, string> = {
   431: 'Request headers too large',
   500: 'Internal server error',
   503: 'Service unavailable',
+  507: 'Insufficient storage',
 };
 
 /** A problem with its title and type derived from the status. */

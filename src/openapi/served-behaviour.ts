@@ -1,7 +1,7 @@
 /**
  * What the archive does for every route, added to every operation of the document so that the
  * description matches what is served: the request id, the rate limits, conditional GETs with ETags,
- * the HTTP layer's refusals, an unreachable database, and which operations need an API key.
+ * the HTTP layer's refusals, an unreachable database or a full disk, and which operations need an API key.
  */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -34,7 +34,15 @@ const COMMON_PROBLEMS: Record<string, [string, Json]> = {
   '503': [
     'Unavailable',
     {
-      description: 'The database does not answer (`service.unavailable`), or every analysis thread is busy and the queue is full (`analysis.busy`).',
+      description: 'The database does not answer or does not accept connections now (`service.unavailable`), or every analysis thread is busy and the queue is full (`analysis.busy`).',
+      content: PROBLEM,
+      headers: { 'Retry-After': ref('Retry-After') },
+    },
+  ],
+  '507': [
+    'InsufficientStorage',
+    {
+      description: "A disk is full, the database's or the one holding the import spool (`service.storage_full`): nothing was stored.",
       content: PROBLEM,
       headers: { 'Retry-After': ref('Retry-After') },
     },

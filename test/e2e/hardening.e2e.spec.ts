@@ -445,7 +445,30 @@ class VanishingDatabase {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  /**
+   * Every connection is cut, and each new one is refused at startup as a server refuses it, with a
+   * FATAL ErrorResponse carrying `sqlstate` (55000: the database does not accept connections).
+   */
+  async refuse(sqlstate: string, message: string): Promise<void> {
+    const { port } = this.relay!.address() as net.AddressInfo;
+    await this.vanish();
+    const field = (type: string, text: string) => Buffer.concat([Buffer.from(type), Buffer.from(text), Buffer.from([0])]);
+    const fields = Buffer.concat([field('S', 'FATAL'), field('V', 'FATAL'), field('C', sqlstate), field('M', message), Buffer.from([0])]);
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(fields.length + 4);
+    const refusal = Buffer.concat([Buffer.from('E'), length, fields]);
+    this.relay = net.createServer((client) => {
+      this.sockets.add(client);
+      client.on('close', () => this.sockets.delete(client));
+      client.on('error', () => client.destroy());
+      client.once('data', () => client.end(refusal));
+    });
+    await new Promise<void>((resolve) => this.relay!.listen(port, '127.0.0.1', resolve));
+  }
+
   async stop(): Promise<void> {
+    if (this.relay?.listening) await new Promise<void>((resolve) => this.relay!.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
     if (this.pglite) {
       await this.pglite.server.stop();
       await this.pglite.db.close();
@@ -480,6 +503,33 @@ describe('hardening: the database goes away', () => {
     ['DELETE', '/games/1'],
   ])('answers %s %s with 503 service.unavailable and Retry-After', async (method, path) => {
     const response = await fetch(`${archive.baseUrl}${path}`, { method, body: method === 'POST' ? 'during the outage\n' : undefined });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await problemOf(response)).toMatchObject({ status: 503, code: 'service.unavailable' });
+  });
+});
+
+describe('hardening: the database does not accept connections', () => {
+  const database = new VanishingDatabase();
+  let archive: TestArchive;
+
+  beforeAll(async () => {
+    await database.start();
+    archive = await startArchive({ DATABASE_URL: database.url, DATABASE_POOL_SIZE: '1' });
+    expect((await post(archive, '/games', 'before the refusal\n')).status).toBe(201);
+    await database.refuse('55000', 'database "tabula" is not currently accepting connections');
+  });
+  afterAll(async () => {
+    await archive.close();
+    await database.stop();
+  });
+
+  it.each([
+    ['GET', '/games'],
+    ['GET', '/games/1'],
+    ['POST', '/games'],
+  ])('answers %s %s with 503 service.unavailable and Retry-After, not 500', async (method, path) => {
+    const response = await fetch(`${archive.baseUrl}${path}`, { method, body: method === 'POST' ? 'while refused\n' : undefined });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(await problemOf(response)).toMatchObject({ status: 503, code: 'service.unavailable' });
