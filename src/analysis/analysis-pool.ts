@@ -7,7 +7,7 @@ import { FormatError } from '../core/errors.js';
 import type { FileGames, ReadResult } from '../formats/format-reader.js';
 import type { ReadLimits } from '../core/limits.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
-import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, ReadManyReply, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
+import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, PngReply, ReadManyReply, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
 
 export interface AnalysisPoolOptions {
   /** Analysis threads at most (ANALYSIS_THREADS). */
@@ -114,6 +114,15 @@ export class AnalysisPool {
     const reply = (await this.run({ kind: 'regenerate', ...this.fileTask(file), publisher, version })) as RegenerateReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return reply.file ? asRegenerated(reply.file) : undefined;
+  }
+
+  /**
+   * A board SVG drawn as PNG on an analysis thread: resvg's drawing and encoding take 50 ms and more
+   * for a large picture, which the event loop only awaits. Same queue and limits as an analysis.
+   */
+  async png(svg: string): Promise<Buffer> {
+    const { png } = (await this.run({ kind: 'png', svg })) as PngReply;
+    return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   }
 
   async close(): Promise<void> {

@@ -60,7 +60,15 @@ export interface ReadManyTask extends FileTask {
   readonly format?: string;
 }
 
-export type AnalysisTask = ReadTask | ReadManyTask | RegenerateTask | SplitTask | ConvertTask;
+/** A board SVG drawn as PNG (resvg's drawing and PNG encoding, 50 ms and more for a large picture). */
+export interface PngTask {
+  readonly kind: 'png';
+  /** Told when the thread begins, as for the other tasks. */
+  readonly began?: MessagePort;
+  readonly svg: string;
+}
+
+export type AnalysisTask = ReadTask | ReadManyTask | RegenerateTask | SplitTask | ConvertTask | PngTask;
 
 /** A {@link FormatError} as data. */
 export interface FormatErrorData {
@@ -81,7 +89,10 @@ export type ConvertReply =
   | { readonly ok: true; readonly file: Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array } }
   | { readonly ok: false; readonly error: FormatErrorData };
 
-export type AnalysisReply = ReadReply | ReadManyReply | RegenerateReply | SplitReply | ConvertReply;
+/** The PNG's bytes. */
+export type PngReply = { readonly ok: true; readonly png: Uint8Array };
+
+export type AnalysisReply = ReadReply | ReadManyReply | RegenerateReply | SplitReply | ConvertReply | PngReply;
 
 export type RegenerateReply =
   | { readonly ok: true; readonly file: (Omit<RegeneratedFile, 'content'> & { content: string | Uint8Array }) | undefined }

@@ -3,12 +3,13 @@ import { FormatReader } from '../formats/format-reader.js';
 import { workerData } from 'node:worker_threads';
 import { loadPluginModules } from '../formats/plugin-modules.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
+import { svgToPngOnThisThread } from '../render/png.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply } from './analysis-task.js';
 
 /**
  * The body of an analysis thread: every plugin's parse, validation, replay, solve and regeneration
- * runs here, never on the archive's event loop. A FormatError travels back as data (the upload's
+ * runs here, never on the archive's event loop, and so does drawing board pictures as PNG. A FormatError travels back as data (the upload's
  * fault, answered 4xx); any other error is rethrown and becomes a server error.
  */
 const extraPlugins = await loadPluginModules((workerData as { pluginModules?: string[] } | undefined)?.pluginModules ?? []);
@@ -17,6 +18,7 @@ const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
 export default async function analyse(task: AnalysisTask): Promise<AnalysisReply> {
   task.began?.postMessage('began');
   task.began?.close();
+  if (task.kind === 'png') return { ok: true, png: svgToPngOnThisThread(task.svg) };
   const file = {
     bytes: Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength),
     filename: task.filename,

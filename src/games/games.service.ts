@@ -16,7 +16,7 @@ import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
 import type { BoardPictureQuery } from './dto/board-picture.query.js';
 import { DEFAULT_SIZE, RENDER_VERSION, renderBoard } from '../render/index.js';
-import { drawsText, svgToPng } from '../render/png.js';
+import { drawsText } from '../render/png.js';
 import type { SearchGamesQuery } from './dto/search-games.query.js';
 import type { UploadGameQuery } from './dto/upload-game.query.js';
 import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
@@ -126,7 +126,8 @@ export class GamesService implements OnApplicationBootstrap {
   /**
    * The board after a ply as SVG, drawn from a replay made on request (as {@link replay} does). The
    * ETag names the bytes, the plugin that read them, the drawing code and the options, so it is known
-   * before replaying: `picture` is null when `ifNoneMatch` already names it (304). A PNG is the same SVG drawn as pixels.
+   * before replaying: `picture` is null when `ifNoneMatch` already names it (304). A PNG is the same SVG drawn as pixels,
+   * on an analysis thread.
    */
   async boardPicture(id: GameId, query: BoardPictureQuery, ifNoneMatch?: string): Promise<{ etag: string; picture: string | Buffer | null }> {
     const raw = await this.indexedRaw(id, 'there is no position to draw');
@@ -146,7 +147,7 @@ export class GamesService implements OnApplicationBootstrap {
     const title = `Game ${id}${names ? ` (${names})` : ''}, ${record.family}: position after ply ${ply} of ${analysis.replay.length}`;
     const svg = renderBoard(record.family!, analysis, ply, options, title);
     if (svg === null) throw notIndexed(`game ${id}: ${raw.publisher} ${raw.version} does not give the position after ply ${ply}: re-index it`);
-    return { etag, picture: format === 'png' ? await svgToPng(svg) : svg };
+    return { etag, picture: format === 'png' ? await this.analysis.png(svg) : svg };
   }
 
   /** A game's bytes, when a plugin indexed it; 409 saying `why` it matters otherwise. */

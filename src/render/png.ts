@@ -1,8 +1,10 @@
 /**
  * Board pictures as PNG, for places that show no SVG (chat and forum embeds): the same SVG, drawn by
- * resvg on libuv's thread pool (`renderAsync`), so a large picture never holds the event loop.
+ * resvg. The archive draws them on its analysis threads (AnalysisPool.png), so a large picture never
+ * holds the event loop: `renderAsync` alone draws on libuv's pool but encodes the PNG (`asPng`) on
+ * the thread that awaits it.
  */
-import { renderAsync } from '@resvg/resvg-js';
+import { Resvg, renderAsync } from '@resvg/resvg-js';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
 
 /**
@@ -18,9 +20,14 @@ const OPTIONS: ResvgRenderOptions = {
   logLevel: 'error',
 };
 
-/** The PNG of a board SVG. */
+/** The PNG of a board SVG, drawn on libuv's pool and encoded on the thread that awaits it. */
 export async function svgToPng(svg: string): Promise<Buffer> {
   return (await renderAsync(svg, OPTIONS)).asPng();
+}
+
+/** The PNG of a board SVG, drawn and encoded on the calling thread: for an analysis thread. */
+export function svgToPngOnThisThread(svg: string): Buffer {
+  return new Resvg(svg, OPTIONS).render().asPng();
 }
 
 /** Whether a capital written in `sans-serif` leaves any dark pixel. */

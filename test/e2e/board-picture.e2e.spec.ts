@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { jest } from '@jest/globals';
+import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
+import { svgToPng } from '../../src/render/png.js';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 
 /** GET /games/{id}/board.svg: the picture of a position, its cache headers and its refusals. */
@@ -70,6 +73,20 @@ describe('board pictures', () => {
     // The SVG's tag is not the PNG's: a client holding the SVG gets the PNG in full.
     expect((await picture(go, '?ply=2&size=200&format=png', { 'If-None-Match': svg.headers.get('etag')! })).status).toBe(200);
     expect((await picture(go, '?format=svg')).headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+  });
+
+  it('draws the PNG on an analysis thread, the same bytes as drawn on the event loop', async () => {
+    const pool = archive.app.get(AnalysisPool);
+    const spy = jest.spyOn(pool, 'png');
+    try {
+      const svg = await (await picture(go, '?ply=2&size=300')).text();
+      const png = Buffer.from(await (await picture(go, '?ply=2&size=300&format=png')).arrayBuffer());
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(spy).toHaveBeenCalledWith(svg);
+      expect(png.equals(await svgToPng(svg))).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('refuses a ply past the end, a bad size or orientation with 400', async () => {
