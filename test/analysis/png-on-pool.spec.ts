@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { AnalysisPool } from '../../src/analysis/analysis-pool.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { svgToPng } from '../../src/render/png.js';
