@@ -188,6 +188,21 @@ export class SymmetricKeys {
     }
   }
 
+  /**
+   * XORs one point's value into every transform's key, each at the point's image under that
+   * transform: `images` as pointImages (symmetry.ts) makes them for a board of `points` points, `offset`
+   * the point's state within its values, `valueHi`/`valueLo` the table's halves.
+   */
+  togglePoint(images: Int32Array, points: number, point: number, offset: number, valueHi: Int32Array, valueLo: Int32Array): void {
+    const { hi, lo, transforms } = this;
+    for (let i = 0; i < transforms.length; i++) {
+      const t = transforms[i];
+      const value = images[t * points + point] + offset;
+      hi[t] ^= valueHi[value];
+      lo[t] ^= valueLo[value];
+    }
+  }
+
   /** XORs generator output `n` (see {@link zobristValue}) into the key of one transform. */
   toggleValue(transform: Transform, n: number): void {
     stateBefore(n);

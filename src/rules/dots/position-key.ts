@@ -268,14 +268,6 @@ export class DotsPositionHasher {
   }
 
   private toggle(point: number, state: number): void {
-    const { images, valueHi, valueLo, keys, transforms } = this;
-    const n = this.owner.length;
-    const offset = state - 1;
-    for (let i = 0; i < transforms.length; i++) {
-      const t = transforms[i];
-      const value = images[t * n + point] + offset;
-      keys.hi[t] ^= valueHi[value];
-      keys.lo[t] ^= valueLo[value];
-    }
+    this.keys.togglePoint(this.images, this.owner.length, point, state - 1, this.valueHi, this.valueLo);
   }
 }

@@ -178,14 +178,6 @@ export class GoPositionHasher {
   }
 
   private toggle(point: number, stone: number): void {
-    const { images, valueHi, valueLo, keys, transforms } = this;
-    const n = this.cells.length;
-    const colour = stone - 1;
-    for (let i = 0; i < transforms.length; i++) {
-      const t = transforms[i];
-      const value = images[t * n + point] + colour;
-      keys.hi[t] ^= valueHi[value];
-      keys.lo[t] ^= valueLo[value];
-    }
+    this.keys.togglePoint(this.images, this.cells.length, point, stone - 1, this.valueHi, this.valueLo);
   }
 }
