@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { analyseGoFans } from '../src/formats/plugins/gofans-xml/analysis.js';
 import { interpretGoFans, standardDocument } from '../src/formats/plugins/gofans-xml/import-procedure.js';
 import { BLACK, GoPosition, WHITE } from '../src/rules/go/index.js';

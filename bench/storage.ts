@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import { realGamesAsBars } from '../test/support/checkers/real-games.js';
 import { loadDotsSgfCorpus, movesOnly, vkCodeOf } from '../test/support/dots/corpus.js';
-import { filesUnder } from '../test/support/files.js';
 import { gnugoGamesAsGoFans11 } from './go-corpus.js';
 import { realBoardFiles } from '../test/support/peg-solitaire/boards.js';
 import { startInProcess, withScratchDatabase } from './served.js';

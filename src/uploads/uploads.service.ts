@@ -5,7 +5,6 @@ import { ProblemException } from '../common/problem-codes.js';
 import { FormatError } from '../core/errors.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
-import type { GameSlice } from '../formats/plugin.js';
 import type { GameId } from '../games/game-id.pipe.js';
 import { GamesWriteRepository } from '../games/games-write.repository.js';
 import type { UploadGameQuery } from '../games/dto/upload-game.query.js';

@@ -1,4 +1,3 @@
-import { FormatError } from '../../../core/errors.js';
 import type { InterchangeGame } from '../../plugin.js';
 import type { GoPoint } from './replay.js';
 import type { GoColor, GoResult } from './result.js';

@@ -1,4 +1,4 @@
-import type { FormatDescriptor, FormatPlugin, GameAnalysis, GameRecord, JsonValue, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import type { FormatPlugin, GameAnalysis, GameRecord, JsonValue, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
 import { dotsReplayPly, dotsScoreText, surroundingMoves } from '../../families/dots/index.js';
 import type { CellName, DotsInterchangeGame, DotsInterchangeMove } from '../../families/dots/index.js';
 import { dotsIllegalMove, dotsOutcomes } from '../../families/dots/problems.js';
