@@ -45,9 +45,12 @@ export class DatabaseTarget implements OnApplicationShutdown {
     return this.embedded !== undefined;
   }
 
-  /** Applies the pending migrations, on a connection of their own that is closed again before this returns. */
+  /**
+   * Applies the pending migrations, on a connection of their own that is closed again before this
+   * returns; on a PostgreSQL server under its advisory lock, as other nodes may be starting too.
+   */
   async migrate(): Promise<void> {
-    await runMigrations(this.url);
+    await runMigrations(this.url, { lock: !this.embedded });
     await this.embedded?.whenNoConnections();
   }
 

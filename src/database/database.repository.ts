@@ -13,6 +13,12 @@ export interface TableActivity {
 }
 
 /**
+ * The key of the session-level advisory lock under which migrations run on a PostgreSQL server: a
+ * fixed number of the archive's own (ASCII "tabula-m"), which no other lock of the archive uses.
+ */
+export const MIGRATION_LOCK_KEY = '8386939317591076205';
+
+/**
  * The statements about the database itself rather than the archive's rows: whether it answers
  * (`GET /health`), and the statistics and upkeep of its tables (embedded-maintenance.ts). The SQL
  * sent is in src/queries/database.repository.sql.
@@ -46,5 +52,27 @@ export class DatabaseRepository {
   @GenerateSql({ name: 'vacuum', params: ['"player_names"', 'vacuum'] }, { name: 'analyse only', params: ['"player_names"', 'analyze'] })
   async upkeep(quotedName: string, upkeep: 'vacuum' | 'analyze'): Promise<void> {
     await this.dataSource.query(upkeep === 'vacuum' ? `VACUUM (ANALYZE) ${quotedName}` : `ANALYZE ${quotedName}`);
+  }
+
+  /**
+   * Runs `work` while this process holds the migrations' advisory lock: taken on a connection of the
+   * pool's held for the whole time (a session-level lock belongs to its connection; `work` runs on
+   * others), waited for as long as another node holds it, and given back when `work` ends. Should
+   * this process die meanwhile, its connection closes and the server releases the lock.
+   */
+  @GenerateSql({ params: [async () => undefined] })
+  async whileMigrationLocked<T>(work: () => Promise<T>): Promise<T> {
+    const holder = this.dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+      try {
+        return await work();
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
+      }
+    } finally {
+      await holder.release();
+    }
   }
 }

@@ -15,3 +15,8 @@ VACUUM (ANALYZE) "player_names";
 
 -- DatabaseRepository.upkeep (analyse only)
 ANALYZE "player_names";
+
+-- DatabaseRepository.whileMigrationLocked
+SELECT pg_advisory_lock($1::bigint);
+
+SELECT pg_advisory_unlock($1::bigint);
