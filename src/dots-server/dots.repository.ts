@@ -72,6 +72,23 @@ export class DotsRepository {
     await this.dataSource.query(`UPDATE dots_games SET state = $2, logins = $3, transcript = $4, updated_at = now() WHERE id = $1`, [id, state, [...logins], transcript]);
   }
 
+  /**
+   * Several games' rows in one statement, so one commit (the lobby's group commit): each game's
+   * state, logins and transcript, as JSON records.
+   */
+  @GenerateSql({
+    params: [[{ id: EXAMPLE.dotsGame, state: 'running', options: { players: 2, width: 39, height: 32, seconds: 30, extraMove: false }, players: [EXAMPLE.login, 'bob'], transcript: 'an example transcript' }]],
+  })
+  async updateGames(games: readonly SavedGame[]): Promise<void> {
+    if (games.length === 0) return;
+    const records = games.map((game) => ({ id: game.id, state: game.state, logins: [...game.players], transcript: game.transcript }));
+    await this.dataSource.query(
+      `UPDATE dots_games AS g SET state = v.state, logins = v.logins, transcript = v.transcript, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, state text, logins text[], transcript text) WHERE g.id = v.id`,
+      [JSON.stringify(records)],
+    );
+  }
+
   @GenerateSql({ params: [EXAMPLE.dotsGame, Number(EXAMPLE.game)] })
   async markArchived(id: number, gameId: number): Promise<void> {
     await this.dataSource.query(`UPDATE dots_games SET archived_game_id = $2, updated_at = now() WHERE id = $1`, [id, gameId]);

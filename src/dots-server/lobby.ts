@@ -39,15 +39,16 @@ interface Table {
   timer: Timer | null;
   /** The seat the running timer is for. */
   timerSeat: number;
-  /** Keeps the table's saves in order. */
-  saving: Promise<void>;
 }
 
-/**
- * How often the games' progress is written, in ms: every dot would be a database write, and a
- * restart needs the moves only to archive a game as unfinished — the last second may be lost.
- */
-export const SAVE_INTERVAL_MS = 1000;
+/** A game's row as the next commit writes it; `archive`: store the game in the archive once committed. */
+interface PendingSave {
+  game(): SavedGame;
+  readonly archive: boolean;
+}
+
+/** How long after a failed commit the changes it held are written again, in ms. */
+export const SAVE_RETRY_MS = 1000;
 
 /**
  * The Dots server's lobby and games, without sockets or SQL: sessions send typed requests, the
@@ -71,9 +72,12 @@ export class DotsLobby {
   private readonly seatOf = new Map<string, Table>();
   /** Saves and archive uploads under way, so that a shutdown can wait for them. */
   private readonly pending = new Set<Promise<void>>();
-  /** Tables changed since their last save, written in the next save round. */
-  private readonly dirty = new Set<Table>();
-  private saveRound: Timer | null = null;
+  /** Games changed since the last commit began, by id: the next commit writes them all. */
+  private readonly dirty = new Map<number, PendingSave>();
+  /** The commit being written, and the one gathering the changes made meanwhile. */
+  private writing: Promise<void> | null = null;
+  private gathering: Promise<void> | null = null;
+  private retryRound: Timer | null = null;
 
   constructor(
     private readonly store: DotsStore,
@@ -90,7 +94,11 @@ export class DotsLobby {
     session.client.send(error.answer());
   }
 
-  /** Answers one request, then pushes what it changed. A failure of the store is answered 402. */
+  /**
+   * Answers one request, then pushes what it changed. A request that changes a game is answered
+   * once the change is committed (with every change made meanwhile, in one commit); a failure of the
+   * store is answered 402.
+   */
   async handle(session: Session, request: DotsRequest): Promise<void> {
     try {
       await this.dispatch(session, request);
@@ -124,10 +132,10 @@ export class DotsLobby {
   /** Stops every timer and waits for saves and uploads under way; running games stay running in the store (a restart ends them). */
   async shutdown(): Promise<void> {
     for (const table of this.tables.values()) table.timer?.cancel();
-    // The progress not yet written, so that the next start can archive it as unfinished.
-    this.saveRound?.cancel();
-    this.saveRound = null;
-    this.track(this.writeDirty());
+    // Whatever a failed commit left unwritten, so that the next start can archive it as unfinished.
+    this.retryRound?.cancel();
+    this.retryRound = null;
+    this.track(this.durable());
     await this.settled();
   }
 
@@ -154,20 +162,30 @@ export class DotsLobby {
       this.byLogin.set(request.login, session);
       session.login = request.login;
       send(200);
-      // Back at a running game: the state as it is now.
+      // Back at a running game: the state as it is now, after the pushes already waiting for their commit.
       const table = this.seatOf.get(request.login);
-      if (table?.state === 'running') session.client.send(this.stateAnswers(table));
+      if (table?.state === 'running') {
+        const text = this.stateAnswers(table);
+        await new Promise<void>((resolve) =>
+          this.afterCommit(() => {
+            session.client.send(text);
+            resolve();
+          }),
+        );
+      }
       return;
     }
     const login = session.login;
     if (login === null) return send(404, 'not_logged_in');
     const table = this.seatOf.get(login);
     switch (request.code) {
-      case 'LGT':
+      case 'LGT': {
+        const answered = this.acknowledge(session);
         if (table !== undefined) this.leave(table, login, 'logout');
         this.byLogin.delete(login);
         session.login = null;
-        return send(200);
+        return answered;
+      }
       case 'UST': {
         const stats = await this.store.statistics(login);
         return send(201, undefined, [`LOG ${login}`, `NPG ${stats.played}`, `NPW ${stats.won}`, `NPL ${stats.lost}`, `NPD ${stats.drawn}`]);
@@ -180,7 +198,8 @@ export class DotsLobby {
         const id = await this.store.createGame(options, login);
         // The account may have logged out, moved on or sat down elsewhere while the id was made.
         if (session.login !== login || this.seatOf.has(login)) {
-          this.track(this.store.saveGame({ id, state: 'abandoned', options, players: [], transcript: null }));
+          this.dirty.set(id, { game: () => ({ id, state: 'abandoned', options, players: [], transcript: null }), archive: false });
+          this.track(this.durable());
           return send(401, 'not_now the session changed while the game was created');
         }
         const created: Table = {
@@ -195,7 +214,6 @@ export class DotsLobby {
           gone: new Set(),
           timer: null,
           timerSeat: -1,
-          saving: Promise.resolve(),
         };
         this.tables.set(id, created);
         this.seatOf.set(login, created);
@@ -208,22 +226,24 @@ export class DotsLobby {
         if (wanted.state !== 'waiting' || wanted.seats.length >= wanted.options.players) return send(406, 'game_full');
         wanted.seats.push(login);
         this.seatOf.set(login, wanted);
-        send(200);
+        const answered = this.acknowledge(session);
         if (wanted.seats.length === wanted.options.players) this.start(wanted);
         else this.save(wanted);
-        return;
+        return answered;
       }
-      case 'FIN':
+      case 'FIN': {
         if (table === undefined) return send(407, 'not_in_game');
+        const answered = this.acknowledge(session);
         this.leave(table, login, 'fin');
-        return send(200);
+        return answered;
+      }
       case 'SRD': {
         if (table === undefined) return send(407, 'not_in_game');
         if (table.state !== 'running') return send(401, 'not_now the game has not started');
         const seat = table.seats.indexOf(login);
-        send(200);
+        const answered = this.acknowledge(session);
         if (!table.engine!.isStopped(seat)) this.stop(table, seat, 'srd');
-        return;
+        return answered;
       }
       case 'TRN': {
         if (table === undefined) return send(407, 'not_in_game');
@@ -236,9 +256,10 @@ export class DotsLobby {
         if (reason !== null) return send(408, reason);
         engine.play(request.y, request.x);
         table.events.push({ kind: 'move', seat, x: request.x, y: request.y, at: this.elapsed(table) });
-        send(200);
+        // 200 only once the move is committed: a crash after the answer keeps it.
+        const answered = this.acknowledge(session);
         this.changed(table, true);
-        return;
+        return answered;
       }
     }
   }
@@ -288,8 +309,9 @@ export class DotsLobby {
     this.seatOf.delete(login);
     if (table.seats.length > 0) return this.save(table);
     this.tables.delete(table.id);
-    this.dirty.delete(table);
-    this.chain(table, () => this.store.saveGame({ id: table.id, state: 'abandoned', options: table.options, players: [], transcript: null }));
+    const abandoned: SavedGame = { id: table.id, state: 'abandoned', options: table.options, players: [], transcript: null };
+    this.dirty.set(table.id, { game: () => abandoned, archive: false });
+    this.track(this.durable());
   }
 
   private stop(table: Table, seat: number, why: StopReason): void {
@@ -328,42 +350,77 @@ export class DotsLobby {
     this.push(table, scores);
     this.tables.delete(table.id);
     for (const login of table.seats) if (this.seatOf.get(login) === table) this.seatOf.delete(login);
-    this.dirty.delete(table);
     const saved = this.saved(table, 'finished', { why: ending, at: this.elapsed(table) }, scores);
-    this.chain(table, async () => {
-      await this.store.saveGame(saved);
-      await this.store.archive(saved);
-    });
+    // Archived once the finished row is committed (a restart archives a finished row it finds unarchived).
+    this.dirty.set(table.id, { game: () => saved, archive: true });
+    this.track(this.durable());
+  }
+
+  /** Marks the table's progress for the next commit, which is started (or joined) at once. */
+  private save(table: Table): void {
+    this.dirty.set(table.id, { game: () => this.saved(table, table.state, null, null), archive: false });
+    this.track(this.durable());
   }
 
   /**
-   * Marks the table's progress for the next save round, at most SAVE_INTERVAL_MS away. A round
-   * writes the changed tables one after another, so the lobby never has more than one write
-   * waiting for the database, however many games run: other queries (the HTTP API's) are not held
-   * up behind a burst of saves.
+   * Resolves once every change made so far is committed. Changes are gathered while a commit is
+   * written and go together into the next one (group commit): however many games run, the lobby
+   * has at most one write at the database and one waiting, and a move waits at most for the commit
+   * under way and its own. The gathering commit begins after the current task, so that every change
+   * a request makes (a move, then the end it brings) is in it.
    */
-  private save(table: Table): void {
-    this.dirty.add(table);
-    this.saveRound ??= this.clock.schedule(SAVE_INTERVAL_MS, () => {
-      this.saveRound = null;
-      this.track(this.writeDirty());
+  private durable(): Promise<void> {
+    if (this.gathering !== null) return this.gathering;
+    const before = this.writing ?? Promise.resolve();
+    const commit: Promise<void> = before
+      .catch(() => undefined)
+      .then(() => {
+        this.gathering = null;
+        this.writing = commit;
+        return this.writeDirty();
+      });
+    this.gathering = commit;
+    void commit
+      .catch(() => undefined)
+      .then(() => {
+        if (this.writing === commit) this.writing = null;
+      });
+    return commit;
+  }
+
+  /** One commit of every changed game; on failure they stay changed and are tried again shortly. */
+  private async writeDirty(): Promise<void> {
+    const saves = [...this.dirty.entries()];
+    this.dirty.clear();
+    if (saves.length === 0) return;
+    const games = saves.map(([, save]) => save.game());
+    try {
+      await this.store.saveGames(games);
+    } catch (error) {
+      for (const [id, save] of saves) if (!this.dirty.has(id)) this.dirty.set(id, save);
+      this.retryRound ??= this.clock.schedule(SAVE_RETRY_MS, () => {
+        this.retryRound = null;
+        this.track(this.durable());
+      });
+      throw error;
+    }
+    saves.forEach(([, save], i) => {
+      if (save.archive) this.track(this.store.archive(games[i]));
     });
   }
 
-  private async writeDirty(): Promise<void> {
-    for (const table of [...this.dirty]) {
-      this.dirty.delete(table);
-      if (this.tables.get(table.id) !== table) continue;
-      const saved = this.saved(table, table.state, null, null);
-      await this.chain(table, () => this.store.saveGame(saved)).catch(() => undefined);
-    }
+  /** Runs `deliver` once the changes made so far are committed, or their commit failed. */
+  private afterCommit(deliver: () => void): void {
+    void this.durable().then(deliver, deliver);
   }
 
-  /** Runs `work` after the table's earlier saves (whatever became of them); tracked until it settles. */
-  private chain(table: Table, work: () => Promise<void>): Promise<void> {
-    table.saving = table.saving.catch(() => undefined).then(work);
-    this.track(table.saving);
-    return table.saving;
+  /** The 200 answer to a request that changes a game, sent once the change is committed (402 if the commit fails). */
+  private acknowledge(session: Session): Promise<void> {
+    return this.durable().then(
+      () => session.client.send(formatAnswer(200)),
+      // The failure itself is logged by whoever tracked the commit.
+      () => session.client.send(formatAnswer(402, 'internal_error')),
+    );
   }
 
   private saved(table: Table, state: SavedGame['state'], end: { why: EndReason; at: number } | null, scores: number[] | null): SavedGame {
@@ -394,13 +451,16 @@ export class DotsLobby {
     void tracked.finally(() => this.pending.delete(tracked));
   }
 
-  /** GSC and the 204 state to every player still at the table; `scores` overrides the engine's (the last player's gain). */
+  /**
+   * GSC and the 204 state to every player still at the table, once the change is committed (so no
+   * player sees a state a crash could take back); `scores` overrides the engine's (the last player's gain).
+   */
   private push(table: Table, scores: readonly number[] | null): void {
     const text = this.stateAnswers(table, scores);
-    for (const login of table.seats) {
-      if (table.gone.has(login)) continue;
-      this.byLogin.get(login)?.client.send(text);
-    }
+    const logins = table.seats.filter((login) => !table.gone.has(login));
+    this.afterCommit(() => {
+      for (const login of logins) this.byLogin.get(login)?.client.send(text);
+    });
   }
 
   private stateAnswers(table: Table, scores: readonly number[] | null = null): string {

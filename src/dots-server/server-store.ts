@@ -47,8 +47,8 @@ export class DotsServerStore implements DotsStore {
     return this.repository.insertGame(options, creator);
   }
 
-  saveGame(game: SavedGame): Promise<void> {
-    return this.repository.updateGame(game.id, game.state, game.players, game.transcript);
+  saveGames(games: readonly SavedGame[]): Promise<void> {
+    return this.repository.updateGames(games);
   }
 
   async archive(game: SavedGame): Promise<void> {

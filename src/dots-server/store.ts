@@ -8,7 +8,7 @@ export interface PlayerStatistics {
   readonly drawn: number;
 }
 
-/** A server game as kept between moves, so that a restart can end it as unfinished. */
+/** A server game as kept after every change, so that a restart can end it as unfinished. */
 export interface SavedGame {
   readonly id: number;
   readonly state: 'waiting' | 'running' | 'finished' | 'abandoned';
@@ -29,7 +29,11 @@ export interface DotsStore {
   verify(login: string, password: string): Promise<boolean>;
   /** A new game's id. */
   createGame(options: GameOptions, creator: string): Promise<number>;
-  saveGame(game: SavedGame): Promise<void>;
+  /**
+   * Writes the games' rows in one commit, durable when it resolves (the lobby answers a move only
+   * then); all or none of them.
+   */
+  saveGames(games: readonly SavedGame[]): Promise<void>;
   /** Stores a finished game's transcript in the archive. */
   archive(game: SavedGame): Promise<void>;
   statistics(login: string): Promise<PlayerStatistics>;

@@ -13,6 +13,10 @@ INSERT INTO dots_games (state, players, width, height, seconds, extra_move, logi
 -- DotsRepository.updateGame
 UPDATE dots_games SET state = $2, logins = $3, transcript = $4, updated_at = now() WHERE id = $1;
 
+-- DotsRepository.updateGames
+UPDATE dots_games AS g SET state = v.state, logins = v.logins, transcript = v.transcript, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, state text, logins text[], transcript text) WHERE g.id = v.id;
+
 -- DotsRepository.markArchived
 UPDATE dots_games SET archived_game_id = $2, updated_at = now() WHERE id = $1;
 

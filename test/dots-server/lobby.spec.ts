@@ -1,5 +1,5 @@
 import { ManualClock } from '../support/manual-clock.js';
-import { DotsLobby, Session } from '../../src/dots-server/lobby.js';
+import { DotsLobby, SAVE_RETRY_MS, Session } from '../../src/dots-server/lobby.js';
 import { BadRequest, parseRequest } from '../../src/dots-server/protocol.js';
 import { MemoryStore } from '../support/dots-server/memory-store.js';
 
@@ -234,6 +234,8 @@ describe('move timers', () => {
     clock.advance(14_999);
     expect(bob.take()).toEqual([]);
     clock.advance(1);
+    // The state is pushed once the stop is committed.
+    await lobby.settled();
     // Bob is out of time (the turn passes to ann): ann is left alone with nothing to surround, 0:0.
     expect(bob.take()).toEqual([state('ann', '1 0', '0 0', board({ '4,4': 1 }))]);
     await lobby.shutdown();
@@ -297,28 +299,70 @@ describe('a four-player game with the extra move', () => {
 });
 
 describe('saving progress', () => {
-  it('writes a running game at most once a second, with every move made meanwhile, and at once when it ends', async () => {
-    const { lobby, store, clock } = setting();
+  it('answers a move only once it is committed, and pushes the state after the answer', async () => {
+    const { lobby, store } = setting();
     const ann = await loggedIn(lobby, 'ann');
     const bob = await loggedIn(lobby, 'bob');
     await ann.say('NEW 2 10 10 30 0');
-    await bob.say('JOI 1');
-    await ann.say('TRN 4 4');
-    await bob.say('TRN 5 5');
-    await lobby.settled();
-    // Nothing written for the running game yet: the save waits out its second.
-    expect(store.games.get(1)?.state).toBe('waiting');
-    clock.advance(1000);
-    await lobby.settled();
+    expect(await bob.code('JOI 1')).toBe('200');
+    // The game's start was committed before bob's 200.
     expect(store.games.get(1)?.state).toBe('running');
-    expect(store.games.get(1)?.transcript).toMatch(/\nmove 1 4 4 0\nmove 2 5 5 0\n$/);
+    ann.take();
+    bob.take();
+    let open!: () => void;
+    store.gate = new Promise((resolve) => (open = resolve));
+    const move = ann.say('TRN 4 4');
+    await new Promise((resolve) => setImmediate(resolve));
+    // The commit is held: no answer, no push, nothing written yet.
+    expect([ann.received, bob.received, store.games.get(1)?.transcript]).toEqual([[], [], expect.not.stringContaining('move 1 4 4')]);
+    open();
+    store.gate = null;
+    expect(await move).toEqual(['200\n\n\n', state('bob', '1 1', '0 0', board({ '4,4': 1 }))]);
+    expect(store.games.get(1)?.transcript).toMatch(/\nmove 1 4 4 0\n$/);
+    expect(bob.take()).toEqual([state('bob', '1 1', '0 0', board({ '4,4': 1 }))]);
     await ann.say('SRD');
     await lobby.settled();
     expect(store.games.get(1)?.state).toBe('finished');
     expect(store.archived).toHaveLength(1);
   });
 
-  it('writes what is pending when the lobby shuts down', async () => {
+  it('puts the changes made while a commit is written into one next commit', async () => {
+    const { lobby, store } = setting();
+    const players = await Promise.all(['a1', 'b1', 'a2', 'b2', 'a3', 'b3'].map((login) => loggedIn(lobby, login)));
+    for (let g = 0; g < 3; g++) {
+      await players[2 * g].say('NEW 2 10 10 30 0');
+      expect(await players[2 * g + 1].code(`JOI ${g + 1}`)).toBe('200');
+    }
+    store.commits.length = 0;
+    let open!: () => void;
+    store.gate = new Promise((resolve) => (open = resolve));
+    // Game 1's move starts a commit; the moves of games 2 and 3 arrive while it is written.
+    const first = players[0].code('TRN 4 4');
+    await new Promise((resolve) => setImmediate(resolve));
+    const others = [players[2].code('TRN 4 4'), players[4].code('TRN 5 5')];
+    await new Promise((resolve) => setImmediate(resolve));
+    open();
+    store.gate = null;
+    expect(await Promise.all([first, ...others])).toEqual(['200', '200', '200']);
+    expect(store.commits).toEqual([[1], [2, 3]]);
+  });
+
+  it('answers 402 when the commit fails, and writes the change again once the store is back', async () => {
+    const { lobby, store, clock } = setting();
+    const ann = await loggedIn(lobby, 'ann');
+    const bob = await loggedIn(lobby, 'bob');
+    await ann.say('NEW 2 10 10 30 0');
+    await bob.say('JOI 1');
+    store.savesFailing = true;
+    expect(await ann.code('TRN 4 4')).toBe('402 internal_error');
+    expect(store.games.get(1)?.transcript).not.toContain('move 1 4 4');
+    store.savesFailing = false;
+    clock.advance(SAVE_RETRY_MS);
+    await lobby.settled();
+    expect(store.games.get(1)?.transcript).toMatch(/\nmove 1 4 4 0\n$/);
+  });
+
+  it('has written everything when the lobby shuts down', async () => {
     const { lobby, store } = setting();
     const ann = await loggedIn(lobby, 'ann');
     const bob = await loggedIn(lobby, 'bob');

@@ -10,6 +10,12 @@ export class MemoryStore implements DotsStore {
   private lastId = 0;
   /** Set to make every call fail (the 402 path). */
   failing = false;
+  /** Set to make saveGames fail (a commit that does not happen). */
+  savesFailing = false;
+  /** Every saveGames call with the ids it wrote, in order: one entry per commit. */
+  readonly commits: number[][] = [];
+  /** While set, saveGames waits for it before writing (a slow commit). */
+  gate: Promise<void> | null = null;
 
   async register(login: string, password: string): Promise<boolean> {
     this.check();
@@ -30,8 +36,11 @@ export class MemoryStore implements DotsStore {
     return id;
   }
 
-  async saveGame(game: SavedGame): Promise<void> {
-    this.games.set(game.id, game);
+  async saveGames(games: readonly SavedGame[]): Promise<void> {
+    if (this.gate !== null) await this.gate;
+    if (this.savesFailing) throw new Error('the commit failed');
+    this.commits.push(games.map((game) => game.id));
+    for (const game of games) this.games.set(game.id, game);
   }
 
   async archive(game: SavedGame): Promise<void> {
