@@ -94,6 +94,15 @@ export class AppConfig {
   @IntSetting(1_000_000, 1, 100_000_000)
   MAX_IMPORT_ENTRIES = 1_000_000;
 
+  /**
+   * With DATABASE_URL, the most time in ms between the death of the node running an import and
+   * another node taking it over: a node says it still works on its import every sixth of it, an
+   * import whose last word is two thirds of it old may be claimed, and idle nodes look for one every
+   * sixth of it. Ignored by the embedded database (one process, which resumes its imports at start).
+   */
+  @IntSetting(30_000, 3_000, 3_600_000)
+  IMPORT_TAKEOVER_MS = 30_000;
+
   /** Archives within archives: 1 refuses an archive found inside an import (per entry); 2 unpacks it once, and so on. */
   @IntSetting(1, 1, 4)
   MAX_IMPORT_DEPTH = 1;

@@ -10,18 +10,24 @@ import { DatabaseRepository } from './database.repository.js';
  * - a statement running longer than STATEMENT_TIMEOUT_MS is cancelled by the server — no archive
  *   request needs that long (an upload is a few small statements, a search is index-backed);
  * - a query whose answer has not arrived QUERY_TIMEOUT_MS after it was sent is failed by the driver,
- *   for a server that has stopped answering altogether (it cannot cancel itself then).
+ *   for a server that has stopped answering altogether (it cannot cancel itself then);
+ * - a session left idle inside a transaction for IDLE_IN_TRANSACTION_MS is ended by the server: the
+ *   archive sends a transaction's statements one after the other, so only a node that stalled or
+ *   vanished (its host gone, no TCP reset) leaves one idle, and the rows it locked (an import's, which
+ *   another node must be able to take over: IMPORT_TAKEOVER_MS) are freed.
  */
 export interface DatabaseTimeouts {
   readonly CONNECT_TIMEOUT_MS: number;
   readonly STATEMENT_TIMEOUT_MS: number;
   readonly QUERY_TIMEOUT_MS: number;
+  readonly IDLE_IN_TRANSACTION_MS?: number;
 }
 
 export const DATABASE_TIMEOUTS: DatabaseTimeouts = {
   CONNECT_TIMEOUT_MS: 5_000,
   STATEMENT_TIMEOUT_MS: 30_000,
   QUERY_TIMEOUT_MS: 35_000,
+  IDLE_IN_TRANSACTION_MS: 10_000,
 };
 
 /**
@@ -40,6 +46,7 @@ export function databaseOptions(url: string, poolSize: number, timeouts: Databas
       connectionTimeoutMillis: timeouts.CONNECT_TIMEOUT_MS,
       statement_timeout: timeouts.STATEMENT_TIMEOUT_MS,
       query_timeout: timeouts.QUERY_TIMEOUT_MS,
+      ...(timeouts.IDLE_IN_TRANSACTION_MS === undefined ? {} : { idle_in_transaction_session_timeout: timeouts.IDLE_IN_TRANSACTION_MS }),
       // Detects a vanished server on an idle pooled connection instead of waiting on it.
       keepAlive: true,
     },

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +13,7 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { BODY_FILE, PARTS_FILE } from './import-entries.js';
 import type { SpooledPart } from './import-entries.js';
+import type { SpoolFile } from './imports.repository.js';
 
 /** Where import bodies are spooled: under DATA_DIR for an embedded database on disk, else the system's temporary folder. */
 export function spoolRoot(config: AppConfig): string {
@@ -121,4 +122,83 @@ function multipartError(error: unknown, config: AppConfig): Error {
     return new ProblemException(400, 'upload.multipart', `malformed multipart import: ${error.message}`);
   }
   return new ProblemException(400, 'upload.multipart', `malformed multipart import: ${(error as Error).message}`);
+}
+
+/** Size of the chunks a spooled body is kept in, in the database. */
+export const SPOOL_CHUNK_BYTES = 1024 * 1024;
+
+/** The files of a spool folder, in name order, with their sizes: what the database keeps of it. */
+export async function spoolFiles(folder: string): Promise<SpoolFile[]> {
+  const names = (await readdir(folder)).sort();
+  return Promise.all(names.map(async (name) => ({ name, bytes: (await stat(join(folder, name))).size })));
+}
+
+/** The bytes of `files` one after the other, in chunks of `size` bytes (the last one shorter). */
+export async function* spoolChunks(folder: string, files: readonly SpoolFile[], size = SPOOL_CHUNK_BYTES): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let held = 0;
+  for (const file of files) {
+    let read = 0;
+    for await (const piece of createReadStream(join(folder, file.name), { highWaterMark: size }) as AsyncIterable<Buffer>) {
+      read += piece.length;
+      let rest = piece;
+      while (held + rest.length >= size) {
+        const take = size - held;
+        pending.push(rest.subarray(0, take));
+        yield Buffer.concat(pending, size);
+        pending = [];
+        held = 0;
+        rest = rest.subarray(take);
+      }
+      if (rest.length > 0) {
+        pending.push(rest);
+        held += rest.length;
+      }
+    }
+    // The folder is the spool's own: a file that changed size since it was listed is a fault of the server.
+    if (read !== file.bytes) throw new Error(`${file.name} in ${folder} holds ${read} bytes, not the ${file.bytes} listed`);
+  }
+  if (held > 0) yield Buffer.concat(pending, held);
+}
+
+/**
+ * Writes the files of a spooled body kept in the database into `folder` (made here), reading its
+ * chunks in order through `chunk`; false when a chunk is missing (the body is gone), the folder
+ * then removed again.
+ */
+export async function unspool(folder: string, files: readonly SpoolFile[], chunk: (seq: number) => Promise<Buffer | undefined>): Promise<boolean> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  try {
+    let seq = 0;
+    let current: Buffer = Buffer.alloc(0);
+    let at = 0;
+    for (const file of files) {
+      if (basename(file.name) !== file.name || file.name.startsWith('.')) throw new Error(`${JSON.stringify(file.name)} is not a spool file's name`);
+      const handle = await open(join(folder, file.name), 'wx', 0o600);
+      try {
+        let left = file.bytes;
+        while (left > 0) {
+          if (at === current.length) {
+            const next = await chunk(seq++);
+            if (next === undefined || next.length === 0) {
+              await rm(folder, { recursive: true, force: true });
+              return false;
+            }
+            current = next;
+            at = 0;
+          }
+          const piece = current.subarray(at, at + left);
+          await handle.write(piece);
+          at += piece.length;
+          left -= piece.length;
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    return true;
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
 }

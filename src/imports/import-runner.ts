@@ -1,17 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { access, rm } from 'node:fs/promises';
 import { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { makeProblem } from '../common/problem-details.js';
+import type { ProblemDetails } from '../common/problem-details.js';
 import { problemOf } from '../common/problem-details.filter.js';
 import { UploadsService } from '../uploads/uploads.service.js';
 import type { CheckedUpload, ReadUpload } from '../uploads/uploads.service.js';
 import type { UploadDto } from '../uploads/dto/upload.dto.js';
 import type { WithinUpload } from '../uploads/uploads.repository.js';
+import { spoolRoot, unspool } from './import-body.js';
 import { entryLimits, importEntries } from './import-entries.js';
 import type { ImportEntry } from './import-entries.js';
-import { ImportsRepository } from './imports.repository.js';
+import { ImportLeaseLost, ImportsRepository } from './imports.repository.js';
 import type { ImportEntryRecord, ImportOutcome, ImportView } from './imports.repository.js';
 
 /** Wait before trying an entry again when every analysis thread is busy. */
@@ -23,9 +28,18 @@ const SERVER_FAILURE_WAIT_MS = 2000;
 /**
  * Works through running imports in the background, each file through the path of POST /uploads
  * (check, read, store), one file written at a time while the next one's games are read. Each
- * file's record commits with its games, so after a restart (imports still `running` are resumed at
- * boot) an import goes on after its last finished file. On shutdown the file being written is
- * finished, and no other begun.
+ * file's record commits with its games, so an import that stopped (a restart, a node that died)
+ * goes on after its last finished file. On shutdown the file being written is finished, and no
+ * other begun.
+ *
+ * Imports are owned through the database, so that several nodes on one PostgreSQL share them: a
+ * node claims one running import at a time (nobody's, or one whose owner's heartbeat is older than
+ * the lease), says every IMPORT_TAKEOVER_MS / 6 that it still works on it, and writes a file's
+ * record, or the import's end, only while it still owns it (ImportsRepository.record and finish);
+ * a node that finds its import taken over leaves it. Idle nodes look for imports to claim every
+ * IMPORT_TAKEOVER_MS / 6, so one whose node died is taken over within 5/6 of IMPORT_TAKEOVER_MS.
+ * The body is read from the receiving node's spool folder where that is on this machine, else
+ * from the database, into a folder of this node's own.
  */
 @Injectable()
 export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -35,19 +49,33 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private stopping = false;
   /** The import being worked on, as its last finished file left it (committed). */
   private live: ImportView | undefined;
+  /** This node, as `imports.owner` names it. */
+  readonly node = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  /** How old a heartbeat may be before another node may take the import over (0: at once, with the embedded database's one process). */
+  private readonly leaseMs: number;
+  /** How often the owner beats, and idle nodes look for imports to take over. */
+  private readonly beatMs: number;
+  private poller: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly imports: ImportsRepository,
     private readonly uploads: UploadsService,
     @Inject(AppConfig) private readonly config: AppConfig,
-  ) {}
+  ) {
+    const shared = config.DATABASE_URL !== undefined;
+    this.leaseMs = shared ? Math.floor((config.IMPORT_TAKEOVER_MS * 2) / 3) : 0;
+    this.beatMs = Math.floor(config.IMPORT_TAKEOVER_MS / 6);
+  }
 
   onApplicationBootstrap(): void {
     this.kick();
+    // Other nodes may die with imports in hand; the embedded database has no other node.
+    if (this.config.DATABASE_URL !== undefined) this.poller = setInterval(() => this.kick(), this.beatMs).unref();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.poller);
     await this.loop;
   }
 
@@ -73,9 +101,11 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     while (this.again && !this.stopping) {
       this.again = false;
       try {
-        for (const running of await this.imports.running()) {
+        for (;;) {
           if (this.stopping) return;
-          await this.run(running);
+          const job = await this.imports.claim(this.node, this.leaseMs);
+          if (!job) break;
+          await this.run(job);
         }
       } catch (error) {
         this.logger.error(`imports stopped: ${(error as Error).stack ?? String(error)}`);
@@ -87,35 +117,67 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   private async run(job: ImportView): Promise<void> {
     this.live = job;
+    const lease = new Heartbeat(job.id, this.node, this.beatMs, this.imports, this.logger);
     try {
-      await this.runFiles(job);
+      await this.runFiles(job, lease);
+    } catch (error) {
+      if (!(error instanceof ImportLeaseLost)) throw error;
+      this.logger.warn(`import ${job.id} was taken over by another node; this one leaves it`);
     } finally {
+      lease.stop();
       // Finished (its state written) or stopped: the database answers for it again.
       this.live = undefined;
+      // Stopping with files left: any node may go on with it at once (a no-op once finished or taken over).
+      if (this.stopping) await this.imports.release(job.id, this.node).catch(() => undefined);
     }
   }
 
-  private async runFiles(job: ImportView): Promise<void> {
-    if (!(await exists(job.spoolPath))) {
-      await this.imports.finish(job.id, 'failed', makeProblem(500, 'internal', `the spooled body of import ${job.id} is gone (${job.spoolPath}); nothing more can be read`));
+  /** Where this node reads the import's body: the receiving node's spool folder when it is on this machine, else a copy made here from the database. */
+  private async bodyOf(job: ImportView): Promise<{ folder: string; copy: boolean } | undefined> {
+    if (await exists(job.spoolPath)) return { folder: job.spoolPath, copy: false };
+    if (job.spoolFiles === null) return undefined;
+    const folder = join(spoolRoot(this.config), randomUUID());
+    const whole = await unspool(folder, job.spoolFiles, (seq) => this.imports.spoolChunk(job.id, seq));
+    return whole ? { folder, copy: true } : undefined;
+  }
+
+  /** Ends the import, throwing ImportLeaseLost when it is no longer this node's; then its spool folder is removed, where it is on this machine. */
+  private async finish(job: ImportView, state: 'done' | 'failed', problem: ProblemDetails | null = null): Promise<void> {
+    if (!(await this.imports.finish(job.id, this.node, state, problem))) throw new ImportLeaseLost(job.id);
+    await rm(job.spoolPath, { recursive: true, force: true });
+  }
+
+  private async runFiles(job: ImportView, lease: Heartbeat): Promise<void> {
+    const body = await this.bodyOf(job);
+    if (!body) {
+      await this.finish(job, 'failed', makeProblem(500, 'internal', `the spooled body of import ${job.id} is gone (${job.spoolPath}); nothing more can be read`));
       return;
     }
+    try {
+      await this.runEntries(job, body.folder, lease);
+    } finally {
+      if (body.copy) await rm(body.folder, { recursive: true, force: true });
+    }
+  }
+
+  private async runEntries(job: ImportView, folder: string, lease: Heartbeat): Promise<void> {
+    const halt = () => this.stopping || lease.lost;
     const from = await this.imports.nextPosition(job.id);
     // A file's games are read on the analysis threads while the file before it is written on this
     // thread: its check (the only database work before its write) comes first, while no write is
     // under way. Records still follow the files' order, so a resumed import starts after the last.
     let ready: Ready | undefined;
     try {
-      for await (const entry of importEntries(job.spoolPath, job.kind, entryLimits(this.config), from)) {
+      for await (const entry of importEntries(folder, job.kind, entryLimits(this.config), from)) {
         // Stopping: the entries not yet written are left for the next start, which reads them again.
-        if (this.stopping) return;
+        if (halt()) break;
         const planned = await this.plan(job.id, entry);
         const reading = 'checked' in planned ? this.attempt(job.id, entry, () => this.uploads.read(planned.checked)) : undefined;
         // Read or not, a rejected reading is awaited below; nothing is left unobserved meanwhile.
         reading?.catch(() => undefined);
         if (ready) await this.write(job.id, ready);
         ready = undefined;
-        if (this.stopping) return;
+        if (halt()) break;
         if ('record' in planned) {
           await this.recordEntry(job.id, planned.record);
           continue;
@@ -124,18 +186,17 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         if ('record' in games) await this.recordEntry(job.id, games.record);
         else ready = { entry, checked: planned.checked, games };
       }
-      if (ready && !this.stopping) await this.write(job.id, ready);
+      if (ready && !halt()) await this.write(job.id, ready);
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
       // The archive is at fault (a bomb, a broken stream): what was read before it is still written.
-      if (ready && !this.stopping) await this.write(job.id, ready);
-      await this.imports.finish(job.id, 'failed', makeProblem(error.getStatus(), error.code, error.message));
-      await rm(job.spoolPath, { recursive: true, force: true });
+      if (ready && !halt()) await this.write(job.id, ready);
+      await this.finish(job, 'failed', makeProblem(error.getStatus(), error.code, error.message));
       return;
     }
+    if (lease.lost) throw new ImportLeaseLost(job.id);
     if (this.stopping) return;
-    await this.imports.finish(job.id, 'done');
-    await rm(job.spoolPath, { recursive: true, force: true });
+    await this.finish(job, 'done');
   }
 
   /** What becomes of a file before its games are read: its record when that is settled already (refused, kept before), else the checked file. */
@@ -162,7 +223,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         gamesStored: fresh,
         duplicates: stored.length - fresh,
       };
-      counted = await this.imports.record(importId, recorded, query);
+      counted = await this.imports.record(importId, this.node, recorded, query);
     };
     const written = await this.attempt(importId, entry, () => {
       // What a failed try left is not what was written.
@@ -176,7 +237,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Writes a file's record in a transaction of its own; the import's progress is then what it answers. */
   private async recordEntry(importId: number, record: ImportEntryRecord): Promise<void> {
-    this.live = (await this.imports.record(importId, record)) ?? this.live;
+    this.live = (await this.imports.record(importId, this.node, record)) ?? this.live;
   }
 
   /**
@@ -188,6 +249,8 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       try {
         return await step();
       } catch (error) {
+        // Not this node's import any more: nothing of it is to be written here.
+        if (error instanceof ImportLeaseLost) throw error;
         const problem = problemOf(error)?.problem;
         if (problem?.code === 'analysis.busy' && !this.stopping) {
           await sleep(BUSY_WAIT_MS);
@@ -237,3 +300,40 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+
+/**
+ * Says every `everyMs` that this node still works on import `importId`; `lost` once the database
+ * answers that it does not (another node has taken the import over, its heartbeats having come too
+ * late). A heartbeat that fails (the database away) is only logged: the next one tries again.
+ */
+class Heartbeat {
+  lost = false;
+  private readonly timer: NodeJS.Timeout;
+  private beating = false;
+
+  constructor(
+    private readonly importId: number,
+    private readonly node: string,
+    everyMs: number,
+    private readonly imports: ImportsRepository,
+    private readonly logger: Logger,
+  ) {
+    this.timer = setInterval(() => void this.beat(), everyMs);
+  }
+
+  private async beat(): Promise<void> {
+    if (this.beating || this.lost) return;
+    this.beating = true;
+    try {
+      if (!(await this.imports.heartbeat(this.importId, this.node))) this.lost = true;
+    } catch (error) {
+      this.logger.warn(`import ${this.importId}: heartbeat failed: ${(error as Error).message}`);
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -5,6 +5,9 @@ import type { ProblemDetails } from '../common/problem-details.js';
 import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
+
+/** The node the examples of `npm run sql` claim imports for. */
+const EXAMPLE_NODE = 'example-node';
 import type { ImportKind } from './import-entries.js';
 
 export const IMPORT_STATES = ['running', 'done', 'failed'] as const;
@@ -24,10 +27,32 @@ export interface ImportView {
   readonly gamesStored: number;
   readonly duplicates: number;
   readonly refused: number;
+  /** The folder the receiving node spooled the body to (on that node's disk). */
   readonly spoolPath: string;
+  /** The spool folder's files as kept in the database, in order (null for an import from before they were). */
+  readonly spoolFiles: readonly SpoolFile[] | null;
   readonly problem: ProblemDetails | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+}
+
+/** A file of a spool folder kept in the database: its name in the folder, and its size. */
+export interface SpoolFile {
+  readonly name: string;
+  readonly bytes: number;
+}
+
+/** A spooled body to keep in the database: its files in order, and their bytes one after the other in chunks. */
+export interface SpooledBodyRows {
+  readonly files: readonly SpoolFile[];
+  readonly chunks: AsyncIterable<Buffer> | Iterable<Buffer>;
+}
+
+/** Thrown when this node no longer owns the import it works on: another node took it over (its heartbeat was late). */
+export class ImportLeaseLost extends Error {
+  constructor(readonly importId: number) {
+    super(`import ${importId} is no longer this node's: another node has taken it over`);
+  }
 }
 
 /** What became of one file of an import. */
@@ -57,6 +82,7 @@ interface ImportRow {
   duplicates: number;
   refused: number;
   spool_path: string;
+  spool_files: SpoolFile[] | null;
   problem: ProblemDetails | null;
   created_at: Date;
   updated_at: Date;
@@ -71,20 +97,48 @@ interface ImportEntryRow {
   problem: ProblemDetails | null;
 }
 
-const IMPORT_COLUMNS = 'id, state, kind, filename, files_total, files_done, games_stored, duplicates, refused, spool_path, problem, created_at, updated_at';
+const IMPORT_COLUMNS = 'id, state, kind, filename, files_total, files_done, games_stored, duplicates, refused, spool_path, spool_files, problem, created_at, updated_at';
 
 /** The SQL of bulk imports and their entries. The SQL sent is in src/queries/imports.repository.sql. */
 @Injectable()
 export class ImportsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  @GenerateSql({ params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool'] })
-  async create(kind: ImportKind, filename: string | null, filesTotal: number, spoolPath: string): Promise<ImportView> {
-    const rows: ImportRow[] = await this.dataSource.query(
-      `INSERT INTO imports (state, kind, filename, files_total, spool_path) VALUES ('running', $1, $2, $3, $4) RETURNING ${IMPORT_COLUMNS}`,
-      [kind, filename, filesTotal, spoolPath],
-    );
-    return toView(rows[0]);
+  /**
+   * A new running import, owned by nobody yet; with `body`, its spooled body is written beside it in
+   * the same transaction (one statement per chunk), so that no node ever claims an import whose body
+   * is not all there.
+   */
+  @GenerateSql(
+    { params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool'] },
+    {
+      name: 'with its body',
+      params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool', { files: [{ name: 'body', bytes: 6 }, { name: 'parts.json', bytes: 2 }], chunks: [Buffer.from('PK\x05\x06[]')] }],
+    },
+  )
+  async create(kind: ImportKind, filename: string | null, filesTotal: number, spoolPath: string, body?: SpooledBodyRows): Promise<ImportView> {
+    const insert = (run: Query) =>
+      run<ImportRow>(
+        `INSERT INTO imports (state, kind, filename, files_total, spool_path, spool_files) VALUES ('running', $1, $2, $3, $4, $5::jsonb) RETURNING ${IMPORT_COLUMNS}`,
+        [kind, filename, filesTotal, spoolPath, body === undefined ? null : JSON.stringify(body.files)],
+      );
+    if (body === undefined) return toView((await insert((sql, params) => this.dataSource.query(sql, params)))[0]);
+    return this.dataSource.transaction(async (manager) => {
+      const run: Query = (sql, params) => manager.query(sql, params);
+      const [row] = await insert(run);
+      let seq = 0;
+      for await (const chunk of body.chunks) {
+        await run(`INSERT INTO import_spool (import_id, seq, bytes) VALUES ($1, $2, $3)`, [row.id, seq++, chunk]);
+      }
+      return toView(row);
+    });
+  }
+
+  /** Chunk `seq` of an import's spooled body; undefined past its end (or once the import has finished). */
+  @GenerateSql({ params: [EXAMPLE.import, 0] })
+  async spoolChunk(importId: number, seq: number): Promise<Buffer | undefined> {
+    const rows: { bytes: Buffer }[] = await this.dataSource.query(`SELECT bytes FROM import_spool WHERE import_id = $1 AND seq = $2`, [importId, seq]);
+    return rows[0]?.bytes;
   }
 
   @GenerateSql({ params: [String(EXAMPLE.import)] })
@@ -93,11 +147,39 @@ export class ImportsRepository {
     return rows.length > 0 ? toView(rows[0]) : undefined;
   }
 
-  /** The imports still to finish, oldest first. */
-  @GenerateSql()
-  async running(): Promise<ImportView[]> {
-    const rows: ImportRow[] = await this.dataSource.query(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE state = 'running' ORDER BY id`);
-    return rows.map(toView);
+  /**
+   * Claims for `owner` the oldest running import that nobody owns or whose owner's heartbeat is older
+   * than `leaseMs` (by the database's clock, which every node shares), skipping any row another node
+   * is claiming or writing to right now. `leaseMs` 0 takes any running import not claimed in this very
+   * transaction: for the embedded database, whose one process runs one import at a time.
+   * Declared before the other methods that name an owner: its example claims the seeded import for
+   * EXAMPLE_NODE, which theirs then own (`release`, which gives it up, comes last).
+   */
+  @GenerateSql({ params: [EXAMPLE_NODE, 20_000] })
+  async claim(owner: string, leaseMs: number): Promise<ImportView | undefined> {
+    const rows: ImportRow[] = await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE imports SET owner = $1, heartbeat_at = now()
+         WHERE id = (
+           SELECT id FROM imports
+           WHERE state = 'running' AND (owner IS NULL OR heartbeat_at < now() - $2 * interval '1 millisecond')
+           ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+         )
+         RETURNING ${IMPORT_COLUMNS}
+       ) SELECT * FROM claimed`,
+      [owner, leaseMs],
+    );
+    return rows.length > 0 ? toView(rows[0]) : undefined;
+  }
+
+  /** Says `owner` still works on the import: false when it is no longer its (taken over, or finished). */
+  @GenerateSql({ params: [EXAMPLE.import, EXAMPLE_NODE] })
+  async heartbeat(importId: number, owner: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH beaten AS (UPDATE imports SET heartbeat_at = now() WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING id) SELECT id FROM beaten`,
+      [importId, owner],
+    );
+    return rows.length > 0;
   }
 
   /** Where a (resumed) import goes on: the position after its last finished entry (entries finish in order). */
@@ -110,14 +192,19 @@ export class ImportsRepository {
   /**
    * Writes an entry and adds it to the import's counters, on `query` (inside the transaction that
    * stores the file's games) or in a transaction of its own; answers the import as it is then. An
-   * entry written before (a resumed import) changes nothing, and answers undefined.
+   * entry written before (a resumed import) changes nothing, and answers undefined. Only while
+   * `owner` owns the running import: else it throws ImportLeaseLost, and the transaction (with the
+   * file's games) is rolled back. The import's row stays locked until that transaction ends, so no
+   * other node claims it in between.
    */
   @GenerateSql({
     name: 'in a transaction of its own',
-    params: [EXAMPLE.import, { position: 0, path: 'games/one.sgf', outcome: 'indexed', uploadId: null, gameIds: [Number(EXAMPLE.game)], problem: null, gamesStored: 1, duplicates: 0 }],
+    params: [EXAMPLE.import, EXAMPLE_NODE, { position: 0, path: 'games/one.sgf', outcome: 'indexed', uploadId: null, gameIds: [Number(EXAMPLE.game)], problem: null, gamesStored: 1, duplicates: 0 }],
   })
-  async record(importId: number, entry: ImportEntryRecord, query?: Query): Promise<ImportView | undefined> {
+  async record(importId: number, owner: string, entry: ImportEntryRecord, query?: Query): Promise<ImportView | undefined> {
     const write = async (run: Query): Promise<ImportView | undefined> => {
+      const owned = await run(`SELECT id FROM imports WHERE id = $1 AND owner = $2 AND state = 'running' FOR UPDATE`, [importId, owner]);
+      if (owned.length === 0) throw new ImportLeaseLost(importId);
       const inserted = await run<{ position: number }>(
         `INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
          VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::jsonb) ON CONFLICT (import_id, position) DO NOTHING RETURNING position`,
@@ -138,15 +225,24 @@ export class ImportsRepository {
     return this.dataSource.transaction((manager) => write((sql, params) => manager.query(sql, params)));
   }
 
+  /**
+   * Ends the import `owner` owns, done or failed, and deletes its spooled body, in one statement;
+   * false (and nothing changed) when it is not `owner`'s any more.
+   */
   @GenerateSql({
-    params: [EXAMPLE.import, 'failed', { type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'service.unavailable', detail: 'an example failure' }],
+    params: [EXAMPLE.import, EXAMPLE_NODE, 'failed', { type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'service.unavailable', detail: 'an example failure' }],
   })
-  async finish(importId: number, state: Exclude<ImportState, 'running'>, problem: ProblemDetails | null = null): Promise<void> {
-    await this.dataSource.query(`UPDATE imports SET state = $2, problem = $3::jsonb, updated_at = now() WHERE id = $1`, [
-      importId,
-      state,
-      problem === null ? null : JSON.stringify(problem),
-    ]);
+  async finish(importId: number, owner: string, state: Exclude<ImportState, 'running'>, problem: ProblemDetails | null = null): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH finished AS (
+         UPDATE imports SET state = $3, problem = $4::jsonb, owner = NULL, heartbeat_at = NULL, updated_at = now()
+         WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING id
+       ), dropped AS (
+         DELETE FROM import_spool WHERE import_id IN (SELECT id FROM finished)
+       ) SELECT id FROM finished`,
+      [importId, owner, state, problem === null ? null : JSON.stringify(problem)],
+    );
+    return rows.length > 0;
   }
 
   /** Up to `limit` finished entries after `afterPosition`, in order: a page of a keyset walk. */
@@ -166,6 +262,12 @@ export class ImportsRepository {
       problem: row.problem,
     }));
   }
+
+  /** Gives up `owner`'s claim on an unfinished import (the node is stopping): any node may take it at once. */
+  @GenerateSql({ params: [EXAMPLE.import, EXAMPLE_NODE] })
+  async release(importId: number, owner: string): Promise<void> {
+    await this.dataSource.query(`UPDATE imports SET owner = NULL, heartbeat_at = NULL WHERE id = $1 AND owner = $2`, [importId, owner]);
+  }
 }
 
 function toView(row: ImportRow): ImportView {
@@ -180,6 +282,7 @@ function toView(row: ImportRow): ImportView {
     duplicates: row.duplicates,
     refused: row.refused,
     spoolPath: row.spool_path,
+    spoolFiles: row.spool_files,
     problem: row.problem,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

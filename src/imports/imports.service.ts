@@ -7,7 +7,7 @@ import { ProblemException } from '../common/problem-codes.js';
 import { gathered, sendGenerated } from '../games/export/export-streams.js';
 import type { GameId } from '../games/game-id.pipe.js';
 import type { ImportDto, ImportQuery, ImportResultDto } from './dto/import.dto.js';
-import { spoolImport, spoolRoot } from './import-body.js';
+import { spoolChunks, spoolFiles, spoolImport, spoolRoot } from './import-body.js';
 import { BODY_FILE, countFiles, entryLimits, kindOfBody } from './import-entries.js';
 import { ImportRunner } from './import-runner.js';
 import { ImportsRepository } from './imports.repository.js';
@@ -35,7 +35,9 @@ export class ImportsService {
     try {
       const kind = body.multipart ? 'multipart' : await kindOfBody(join(body.folder, BODY_FILE));
       const files = await countFiles(body.folder, kind, entryLimits(this.config));
-      view = await this.imports.create(kind, body.filename, files, body.folder);
+      // Kept in the database too, for whichever node runs the import (this one, unless it stops first).
+      const listed = await spoolFiles(body.folder);
+      view = await this.imports.create(kind, body.filename, files, body.folder, { files: listed, chunks: spoolChunks(body.folder, listed) });
     } catch (error) {
       await rm(body.folder, { recursive: true, force: true });
       throw error;
