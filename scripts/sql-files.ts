@@ -13,6 +13,7 @@ import { GamesWriteRepository } from '../src/games/games-write.repository.js';
 import { EXAMPLE, SEEDED_GAMES, SEEDED_UPLOAD } from '../src/games/sql-examples.js';
 import { ImportsRepository } from '../src/imports/imports.repository.js';
 import { PlayersRepository } from '../src/players/players.repository.js';
+import { PositionsRepository } from '../src/positions/positions.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';
 
 /**
@@ -35,6 +36,7 @@ export const REPOSITORIES: readonly RecordedRepository[] = [
   repository('src/uploads/uploads.repository.ts', UploadsRepository, (db) => new UploadsRepository(db, new GamesWriteRepository(db))),
   repository('src/imports/imports.repository.ts', ImportsRepository, (db) => new ImportsRepository(db)),
   repository('src/players/players.repository.ts', PlayersRepository, (db) => new PlayersRepository(db)),
+  repository('src/positions/positions.repository.ts', PositionsRepository, (db) => new PositionsRepository(db)),
   repository('src/dots-server/dots.repository.ts', DotsRepository, (db) => new DotsRepository(db)),
   repository('src/database/database.repository.ts', DatabaseRepository, (db) => new DatabaseRepository(db)),
 ];

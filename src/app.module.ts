@@ -9,6 +9,7 @@ import { GamesModule } from './games/games.module.js';
 import { HealthController } from './health/health.controller.js';
 import { ImportsModule } from './imports/imports.module.js';
 import { PlayersModule } from './players/players.module.js';
+import { PositionsModule } from './positions/positions.module.js';
 import { UploadsModule } from './uploads/uploads.module.js';
 
 @Global()
@@ -24,7 +25,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, DotsServerModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

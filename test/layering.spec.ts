@@ -32,7 +32,8 @@ const LAYERS: readonly Layer[] = [
   { name: 'ply details', pattern: /^src\/formats\/families\/[^/]+\/ply-details\.ts$/, uses: [], packages: false },
   { name: 'families', pattern: /^src\/formats\/families\//, uses: ['rules', 'core', 'format contract', 'format text', 'syntaxes', 'ply details'], packages: false },
   { name: 'plugins', pattern: /^src\/formats\/plugins\//, uses: ['rules', 'core', 'format contract', 'format text', 'syntaxes', 'families'], packages: true },
-  { name: 'format registry', pattern: /^src\/formats\/[^/]+\.ts$/, uses: ['core', 'format contract', 'format text', 'plugins'], packages: true },
+  // The reader makes a stored game's positions with its family's replay of the plugin's plain model.
+  { name: 'format registry', pattern: /^src\/formats\/[^/]+\.ts$/, uses: ['core', 'format contract', 'format text', 'plugins', 'families'], packages: true },
   { name: 'common', pattern: /^src\/common\//, uses: ['core'], packages: true },
   { name: 'render', pattern: /^src\/render\//, uses: ['rules', 'core', 'format contract', 'families'], packages: true },
   { name: 'analysis threads', pattern: /^src\/analysis\//, uses: ['core', 'common', 'format contract', 'format registry', 'render'], packages: true },

@@ -27,7 +27,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay });
+      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: task.withReplay === false });
       return { ok: true, record: task.withReplay === false ? withoutReplay(record) : record };
     }
     if (task.kind === 'readMany') {
@@ -37,7 +37,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true })) });
+          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: true })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });

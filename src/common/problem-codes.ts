@@ -59,6 +59,10 @@ export const PROBLEM_CODES = [
   'player.not_found',
   /** The game is stored verbatim but no plugin understood it: nothing to replay or regenerate. */
   'game.not_indexed',
+  /** The game's positions are not in the position index (stored before it, or its moves do not replay): POST /reindex it. */
+  'position.not_indexed',
+  /** A ply past the last position of the game's main line. */
+  'position.ply_out_of_range',
   /** No such route, format or schema. */
   'resource.not_found',
   /** Every analysis thread is busy and the queue is full: retry after Retry-After. */

@@ -63,6 +63,10 @@ export const FORMAT_ERROR_CODES = [
   'analysis.timeout',
   /** The analysis needed more memory than ANALYSIS_MEMORY_MB and was stopped. */
   'analysis.memory',
+  /** A position written out for a search (SGF setup, FEN) that describes no board of its family. */
+  'position.invalid',
+  /** A family whose positions cannot be searched that way. */
+  'position.family',
 ] as const;
 
 export type FormatErrorCode = (typeof FORMAT_ERROR_CODES)[number];

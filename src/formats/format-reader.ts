@@ -2,7 +2,8 @@ import { SourceCharset, utf8View } from './text/encoding.js';
 import { FormatError } from '../core/errors.js';
 import { checkIndexedTexts } from '../core/limits.js';
 import type { IndexedText, ReadLimits } from '../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameAnalysis, GameRecord, GameSlice, RegeneratedFile, UploadedFile } from './plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameAnalysis, GameRecord, GameSlice, PositionTrack, ReadOptions, RegeneratedFile, UploadedFile } from './plugin.js';
+import { positionTrackOf } from './families/tracks.js';
 import { locateTextSpans } from './text/spans.js';
 import type { TextSpans } from './text/spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
@@ -25,6 +26,8 @@ export interface ReadRequest {
    * for again (that would scan every game a second time).
    */
   readonly oneGame?: boolean;
+  /** True when the game is to be stored: its main line's positions are made for the position index (`positions`). */
+  readonly withPositions?: boolean;
 }
 
 /**
@@ -34,6 +37,8 @@ export interface ReadRequest {
 export interface ReadResult extends GameRecord {
   readonly charset: SourceCharset;
   readonly spans: TextSpans;
+  /** The positions of the main line, when asked for (`withPositions`) and the game has them. */
+  readonly positions?: PositionTrack | null;
 }
 
 /**
@@ -93,7 +98,9 @@ export class FormatReader {
       if (games > 1) throw new FormatError(`the file holds ${games} games, and this reads one game a file`, [], 422, 'upload.collection');
       const record = await plugin.read(file, { ...options, format: chosen.format });
       if (record.analysis) checkIndexedTexts(indexedTexts(record.analysis));
-      return withSpans(record);
+      const read = withSpans(record);
+      if (!request.withPositions || !record.analysis) return read;
+      return { ...read, positions: await positionsOf(plugin, file, { ...options, format: chosen.format }) };
     }
     const notIndexedReason = describeUnrecognised(bytes);
     return withSpans({ publisher: null, version: null, header: null, body: null, family: null, notIndexedReason });
@@ -184,6 +191,22 @@ export class FormatReader {
       throw new FormatError(`unknown format "${name}": expected publisher/version, one of ${known}`, [], 400, 'format.unknown');
     }
     return entry;
+  }
+}
+
+/**
+ * The positions of a game the plugin read: its own, or those its family's replay makes of the
+ * plugin's plain model. A game the model cannot hold (the plugin refuses to convert it) has none:
+ * it is stored and searched as before, only not by position.
+ */
+async function positionsOf(plugin: FormatPlugin, file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null> {
+  try {
+    if (plugin.positions) return await plugin.positions(file, options);
+    if (!plugin.toInterchange) return null;
+    return positionTrackOf(await plugin.toInterchange(file, options));
+  } catch (error) {
+    if (error instanceof FormatError) return null;
+    throw error;
   }
 }
 

@@ -95,6 +95,25 @@ export interface FormatPlugin {
    * `export.does_not_fit`, saying what does not fit.
    */
   fromInterchange?(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile>;
+  /**
+   * The positions of the game's main line for the position index. Absent, the archive makes them from
+   * {@link toInterchange} with the family's replay (`src/formats/families/<family>/positions.ts`); a
+   * plugin without an interchange model gives them itself. Null when the game has no positions to index.
+   */
+  positions?(file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null>;
+}
+
+/**
+ * The positions of a game's main line as the position index stores them: one entry per position,
+ * ply 0 (the start, with its setup) to the last ply, `stride` bytes each, in ply order. The layout
+ * of an entry is `src/formats/families/positions.ts`'s.
+ */
+export interface PositionTrack {
+  readonly family: Family;
+  /** Bytes per entry. */
+  readonly stride: number;
+  /** Entries of plies 0 … n. */
+  readonly entries: Uint8Array;
 }
 
 /**

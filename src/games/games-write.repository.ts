@@ -8,6 +8,7 @@ import type { UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { playerNameKey } from './player-name-key.js';
+import { POSITION_ROW_FIELDS, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
 import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
 
 export interface NewGame {
@@ -120,6 +121,7 @@ export class GamesWriteRepository {
       upload_start: game.inUpload?.start ?? null,
       upload_end: game.inUpload?.end ?? null,
       ...indexRowFields(game.record),
+      ...positionRowFields(game.record.positions),
     }));
     const params: unknown[] = [JSON.stringify(fields), batch.map((game) => (inline(game) ? game.file.bytes : null))];
     const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
@@ -128,7 +130,7 @@ export class GamesWriteRepository {
       `WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, ${INDEX_ROW_FIELDS})
+                                               upload_id bigint, upload_start int, upload_end int, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS})
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), ${formatRows('src')}, game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
@@ -147,7 +149,7 @@ export class GamesWriteRepository {
          -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
          INSERT INTO game_files (game_id, raw)
          SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
-       ), ${indexRowsFrom('made')}
+       ), ${indexRowsFrom('made')}, ${positionRowsFrom('made')}
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
       params,
     );
@@ -184,13 +186,15 @@ export class GamesWriteRepository {
       );
       if (updated.length === 0) return false;
       await manager.query(
-        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1) DELETE FROM game_players WHERE game_id = $1`,
+        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1)
+         DELETE FROM game_players WHERE game_id = $1`,
         [id],
       );
       await manager.query(
-        `WITH made AS (SELECT $1::bigint AS id, s.* FROM json_to_record($2::json) AS s(${INDEX_ROW_FIELDS})), ${indexRowsFrom('made')}
+        `WITH made AS (SELECT $1::bigint AS id, s.* FROM json_to_record($2::json) AS s(family text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS})),
+         ${indexRowsFrom('made')}, ${positionRowsFrom('made')}
          SELECT 1`,
-        [id, JSON.stringify(indexRowFields(record))],
+        [id, JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions) })],
       );
       return true;
     });

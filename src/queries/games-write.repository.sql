@@ -13,7 +13,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_buckets text, position_head text, position_tail text)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -60,6 +60,11 @@ WITH src AS (
          SELECT DISTINCT p."nameKey" FROM made m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
+       ), positions AS (
+         INSERT INTO game_positions (game_id, plies, family_id, buckets, head, tail)
+         SELECT m.id, m.position_plies, fa.id, m.position_buckets::int[], decode(m.position_head, 'hex'), decode(m.position_tail, 'hex')
+         FROM made m JOIN families fa ON fa.name = m.family
+         WHERE m.position_plies IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -69,7 +74,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_buckets text, position_head text, position_tail text)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -116,6 +121,11 @@ WITH src AS (
          SELECT DISTINCT p."nameKey" FROM made m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
+       ), positions AS (
+         INSERT INTO game_positions (game_id, plies, family_id, buckets, head, tail)
+         SELECT m.id, m.position_plies, fa.id, m.position_buckets::int[], decode(m.position_head, 'hex'), decode(m.position_tail, 'hex')
+         FROM made m JOIN families fa ON fa.name = m.family
+         WHERE m.position_plies IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -125,7 +135,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_buckets text, position_head text, position_tail text)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -172,6 +182,11 @@ WITH src AS (
          SELECT DISTINCT p."nameKey" FROM made m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
+       ), positions AS (
+         INSERT INTO game_positions (game_id, plies, family_id, buckets, head, tail)
+         SELECT m.id, m.position_plies, fa.id, m.position_buckets::int[], decode(m.position_head, 'hex'), decode(m.position_tail, 'hex')
+         FROM made m JOIN families fa ON fa.name = m.family
+         WHERE m.position_plies IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -201,10 +216,12 @@ WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS
          )
          SELECT id FROM updated;
 
-WITH a AS (DELETE FROM game_analyses WHERE game_id = $1) DELETE FROM game_players WHERE game_id = $1;
+WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1)
+         DELETE FROM game_players WHERE game_id = $1;
 
-WITH made AS (SELECT $1::bigint AS id, s.* FROM json_to_record($2::json) AS s(move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json)), analysis AS (
+WITH made AS (SELECT $1::bigint AS id, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_buckets text, position_head text, position_tail text)),
+         analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
          SELECT m.id, m.move_count, m.result, m.legal, m.consistent, m.problems, m.details,
@@ -220,6 +237,11 @@ WITH made AS (SELECT $1::bigint AS id, s.* FROM json_to_record($2::json) AS s(mo
          SELECT DISTINCT p."nameKey" FROM made m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
+       ), positions AS (
+         INSERT INTO game_positions (game_id, plies, family_id, buckets, head, tail)
+         SELECT m.id, m.position_plies, fa.id, m.position_buckets::int[], decode(m.position_head, 'hex'), decode(m.position_tail, 'hex')
+         FROM made m JOIN families fa ON fa.name = m.family
+         WHERE m.position_plies IS NOT NULL
        )
          SELECT 1;
 

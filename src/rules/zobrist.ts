@@ -242,6 +242,17 @@ export class SymmetricKeys {
     return { key: keyOf(this.hi[transform], this.lo[transform]), transform };
   }
 
+  /**
+   * Every transform whose key is the least, lowest id first: more than one when the position is
+   * symmetric (the empty board: all of them). A move played from the position has one image per
+   * such transform, all the same move up to the position's own symmetry.
+   */
+  leastTransforms(): Transform[] {
+    const { hi, lo } = this;
+    const best = this.canonicalTransform();
+    return this.transforms.filter((t) => hi[t] === hi[best] && lo[t] === lo[best]);
+  }
+
   keys(): PositionKeys {
     const byTransform: (bigint | null)[] = [null, null, null, null, null, null, null, null];
     for (const t of this.transforms) byTransform[t] = keyOf(this.hi[t], this.lo[t]);

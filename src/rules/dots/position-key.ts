@@ -250,6 +250,11 @@ export class DotsPositionHasher {
     return this.keys.canonical();
   }
 
+  /** The transforms that reach the canonical key (several for a symmetric position), lowest id first. */
+  leastTransforms(): Transform[] {
+    return this.keys.leastTransforms();
+  }
+
   /** The same answer as {@link dotsPositionKeys} for the position the hasher holds. */
   positionKeys(): PositionKeys {
     return this.keys.keys();

@@ -198,6 +198,11 @@ export class PegPositionHasher {
     return this.keys.canonical();
   }
 
+  /** The transforms that reach the canonical key (several for a symmetric position), lowest id first. */
+  leastTransforms(): Transform[] {
+    return this.keys.leastTransforms();
+  }
+
   /** The same answer as {@link pegPositionKeys} for the board the hasher holds. */
   positionKeys(): PositionKeys {
     return this.keys.keys();

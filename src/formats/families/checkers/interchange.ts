@@ -198,7 +198,7 @@ export function replayInterchange(game: CheckersInterchange): InterchangeReplay 
 }
 
 /** The position of a setup, refused when no record could hold it. */
-function setupPosition(setup: CheckersSetup): Position {
+export function setupPosition(setup: CheckersSetup): Position {
   if (setup.cells.length !== SQUARE_COUNT) throw new FormatError(`the setup has ${setup.cells.length} cells, expected ${SQUARE_COUNT}`);
   const pieces: [Square, 1 | 2 | 11 | 12][] = [];
   setup.cells.forEach((cell, square) => {

@@ -1,0 +1,35 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The position index (docs/positions.md): one row per game whose positions are indexed, holding
+ * every position of its main line packed (`src/formats/families/positions.ts`: the canonical key,
+ * the transform, the move played next; `head` the first 16 entries, kept in the row so that the
+ * common positions of openings are confirmed without reading more, `tail` the rest, kept out of
+ * line), and `buckets`, the distinct top 20 bits of its keys, under a GIN index that finds the
+ * games that may hold a key. A query confirms each candidate by finding the whole key in its entries.
+ *
+ * A new table only: games stored before it get their rows from `POST /reindex`.
+ */
+export class Positions1765000000000 implements MigrationInterface {
+  name = 'Positions1765000000000';
+
+  async up(db: QueryRunner): Promise<void> {
+    await db.query(`
+      CREATE TABLE game_positions (
+        game_id   bigint PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        plies     integer NOT NULL CHECK (plies >= 0),
+        family_id smallint NOT NULL REFERENCES families (id),
+        buckets   integer[] NOT NULL,
+        head      bytea NOT NULL,
+        tail      bytea
+      ) WITH (toast_tuple_target = 256)`);
+    // The keys are random bytes: compressing them gains nothing and costs every read.
+    await db.query(`ALTER TABLE game_positions ALTER COLUMN buckets SET STORAGE EXTERNAL, ALTER COLUMN tail SET STORAGE EXTERNAL, ALTER COLUMN head SET STORAGE MAIN`);
+    // No pending list: a query's time does not depend on how much was written since the last vacuum.
+    await db.query(`CREATE INDEX game_positions_buckets ON game_positions USING gin (buckets) WITH (fastupdate = off)`);
+  }
+
+  async down(db: QueryRunner): Promise<void> {
+    await db.query(`DROP TABLE game_positions`);
+  }
+}

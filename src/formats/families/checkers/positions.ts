@@ -1,0 +1,40 @@
+import { applyMove } from '../../../rules/checkers/apply-move.js';
+import { judgeMove } from '../../../rules/checkers/judge-move.js';
+import { CheckersPositionHasher } from '../../../rules/checkers/position-key.js';
+import { Position } from '../../../rules/checkers/position.js';
+import { POSITION_MOVES, PositionTrackWriter } from '../positions.js';
+import type { PositionTrack } from '../positions.js';
+import { setupPosition } from './interchange.js';
+import type { CheckersInterchange } from './interchange.js';
+
+/**
+ * The positions of a draughts game's main line (see {@link PositionTrack}): the start (the standard
+ * one or the record's setup) and the position after each ply, up to the first move the rules do not
+ * accept. A move is written as its squares, from and each landing, so a capture's path is kept.
+ */
+export function checkersPositionTrack(game: CheckersInterchange): PositionTrack | null {
+  let position: Position;
+  try {
+    position = game.setup ? setupPosition(game.setup) : Position.initial();
+  } catch {
+    return null;
+  }
+  const hasher = CheckersPositionHasher.of(position);
+  const writer = new PositionTrackWriter('checkers', game.main.moves.length);
+  writer.position(hasher.canonical().key, hasher.leastTransforms());
+  for (const source of game.main.moves) {
+    const judgement = judgeMove(position, source);
+    if (!judgement.legal) break;
+    const move = judgement.move;
+    const squares = [move.from, ...move.landings];
+    if (squares.length > POSITION_MOVES.checkers - 1) break;
+    writer.move((_, into) => {
+      into[0] = squares.length | (move.captured.length > 0 ? 0x80 : 0);
+      into.set(squares, 1);
+    });
+    hasher.play(move);
+    position = applyMove(position, move);
+    writer.position(hasher.canonical().key, hasher.leastTransforms());
+  }
+  return writer.finish();
+}

@@ -1,0 +1,17 @@
+import type { InterchangeGame, PositionTrack } from '../plugin.js';
+import { checkersPositionTrack } from './checkers/positions.js';
+import type { CheckersInterchange } from './checkers/interchange.js';
+import { goPositionTrack } from './go/positions.js';
+import type { GoInterchangeGame } from './go/interchange.js';
+
+/** The positions of a game of the family's plain model (see each family's `positions.ts`); null where the family keeps none. */
+export function positionTrackOf(game: InterchangeGame): PositionTrack | null {
+  switch (game.family) {
+    case 'go':
+      return goPositionTrack(game as GoInterchangeGame);
+    case 'checkers':
+      return checkersPositionTrack(game as CheckersInterchange);
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,54 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { GameSummaryDto } from '../../games/dto/game.dto.js';
+import { TRANSFORM_NAMES } from '../../formats/families/positions.js';
+import type { TransformName } from '../../formats/families/positions.js';
+
+/** A game reaching the position. */
+export class PositionGameDto extends GameSummaryDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The first ply after which the game reaches the position.' })
+  ply: number;
+
+  @ApiProperty({ enum: TRANSFORM_NAMES, enumName: 'BoardTransform', description: "The symmetry that turns the queried board into the game's board at that ply (`identity` when they agree as they stand)." })
+  transform: TransformName;
+}
+
+export class PositionGamesPageDto {
+  @ApiProperty({ type: [PositionGameDto] })
+  items: PositionGameDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` (alone) for the next page; null on the last page.' })
+  next: string | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'How many games reach the position (with the filters).' })
+  total: number;
+}
+
+/** A move played from the position. */
+export class ExplorerMoveDto {
+  @ApiProperty({ description: 'The move in the orientation of the queried board: SGF letters for Go and Dots (`pd`, `` for a pass), PDN squares for draughts (`c3-d4`, `c3:e5:g3`), `x,y-x,y` for peg solitaire.' })
+  move: string;
+
+  @ApiProperty({ description: 'The move as players write it: `Q16`, `pass`, `c3-d4`.' })
+  notation: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Games that played it (each game counted once, by its first arrival at the position).' })
+  games: number;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Those games by result: the winner\'s colour (`black`, `white`…), `draw`, or `unknown` (no result recorded).',
+  })
+  results: Record<string, number>;
+
+  @ApiProperty({ type: String, format: 'date', nullable: true, description: 'The last day one of those games was played, where recorded.' })
+  lastPlayed: string | null;
+}
+
+export class ExplorerDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'How many games reach the position (with the filters).' })
+  games: number;
+
+  @ApiProperty({ type: [ExplorerMoveDto], description: 'The moves played next, most played first.' })
+  moves: ExplorerMoveDto[];
+}

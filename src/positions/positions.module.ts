@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { PositionsController } from './positions.controller.js';
+import { PositionsRepository } from './positions.repository.js';
+import { PositionsService } from './positions.service.js';
+
+@Module({
+  controllers: [PositionsController],
+  providers: [PositionsService, PositionsRepository],
+})
+export class PositionsModule {}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { GenerateSql } from '../database/sql.js';
+import { playersByGame, toView } from '../games/game-rows.js';
+import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
+import type { GameFilters, GameView } from '../games/game-view.js';
+import { whereClause } from '../games/games-search.repository.js';
+import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
+import { EXAMPLE } from '../games/sql-examples.js';
+import { HEAD_ENTRIES } from './position-rows.js';
+
+/** What a search by position looks for: the key's 8 bytes, its bucket, the family's entry size. */
+export interface PositionSought {
+  readonly key: Buffer;
+  readonly bucket: number;
+  readonly stride: number;
+  /** Only games whose first arrival has one of these transforms (an exact match); null: any. */
+  readonly transforms: readonly number[] | null;
+}
+
+/** A game's indexed positions. */
+export interface StoredTrack {
+  readonly family: string;
+  /** The last ply indexed. */
+  readonly plies: number;
+  /** Entries of plies 0 … plies. */
+  readonly entries: Buffer;
+  /** The board's width and height in points or squares, as the game's facts give them. */
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A game reaching the position: as search lists it, with the ply of its first arrival and its entry there. */
+export interface PositionHit {
+  readonly game: GameView;
+  readonly ply: number;
+  readonly entry: Buffer;
+}
+
+/** How often a move was played from the position, by result. */
+export interface MoveRow {
+  readonly move: Buffer;
+  readonly result: string;
+  readonly games: number;
+  readonly lastPlayed: string | null;
+}
+
+const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'hex'), bucket: 0x80000, stride: 11, transforms: null };
+
+/**
+ * The position index's reads (src/queries/positions.repository.sql). The games that may hold a key
+ * are those whose buckets contain its bucket (the GIN index); each is confirmed by finding the 8
+ * bytes of the key at the start of one of its entries: in the row's head first (the first
+ * {@link HEAD_ENTRIES} positions, where the common positions are), else in its tail.
+ */
+@Injectable()
+export class PositionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A game's positions (head and tail, whole: one row), undefined when the game has none indexed. */
+  @GenerateSql({ params: [EXAMPLE.game] })
+  async track(gameId: string): Promise<StoredTrack | undefined> {
+    const rows: { family: string; plies: number; head: Buffer; tail: Buffer | null; board_width: number | null; board_height: number | null }[] = await this.dataSource.query(
+      `SELECT fa.name AS family, p.plies, p.head, p.tail, a.board_width, a.board_height
+       FROM game_positions p JOIN families fa ON fa.id = p.family_id LEFT JOIN game_analyses a ON a.game_id = p.game_id
+       WHERE p.game_id = $1`,
+      [gameId],
+    );
+    if (rows.length === 0) return undefined;
+    const { family, plies, head, tail, board_width: width, board_height: height } = rows[0];
+    return { family, plies, entries: tail === null ? head : Buffer.concat([head, tail]), width: width ?? 0, height: height ?? 0 };
+  }
+
+  @GenerateSql({ params: [EXAMPLE.game] })
+  async gameExists(gameId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM games WHERE id = $1`, [gameId]);
+    return rows.length > 0;
+  }
+
+  /**
+   * A page of the games reaching the position, newest first, after `pastId`, narrowed by the
+   * filters of GET /games; `limit` games at most.
+   */
+  @GenerateSql(
+    { name: 'newest first', params: [EXAMPLE_SOUGHT, {}, 21] },
+    { name: 'exact, a player, past a game', params: [{ ...EXAMPLE_SOUGHT, transforms: [0] }, { player: 'sedol', pastId: 5 }, 21] },
+  )
+  async games(sought: PositionSought, filters: GameFilters, limit: number): Promise<PositionHit[]> {
+    const { where, params } = whereClause(filters, limit);
+    const hits = hitsOf(sought, params);
+    params.push(limit);
+    const rows: (SummaryRow & { at: number; entry: Buffer })[] = await this.dataSource.query(
+      `WITH ${hits}
+       SELECT ${SUMMARY_COLUMNS}, h.at, h.entry
+       FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
+       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY g.id DESC
+       LIMIT $${params.length}`,
+      params,
+    );
+    const ids = rows.map((row) => Number(row.id));
+    const players = playersByGame(ids.length === 0 ? [] : await this.dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]));
+    return rows.map((row) => ({ game: toView(row, players.get(Number(row.id)) ?? []), ply: row.at / sought.stride, entry: row.entry }));
+  }
+
+  /** How many games reach the position, narrowed by the filters. */
+  @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
+  async count(sought: PositionSought, filters: GameFilters): Promise<number> {
+    const { where, params } = whereClause(filters);
+    const hits = hitsOf(sought, params);
+    const rows: { n: string }[] = await this.dataSource.query(
+      where.length === 0
+        ? `WITH ${hits} SELECT count(*) AS n FROM hit`
+        : `WITH ${hits}
+           SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
+           WHERE ${where.join(' AND ')}`,
+      params,
+    );
+    return Number(rows[0].n);
+  }
+
+  /**
+   * The moves played from the position by the games reaching it (narrowed by the filters), each
+   * game counted once, by the move after its first arrival: per move and result (the winner's
+   * colour, `draw` or `unknown`), how many games and the last day one of them was played.
+   */
+  @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
+  async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
+    const { where, params } = whereClause(filters);
+    const hits = hitsOf(sought, params);
+    const rows: { move: Buffer; result: string; games: string; last_played: string | null }[] = await this.dataSource.query(
+      `WITH ${hits}, played AS (
+         SELECT h.game_id, substring(h.entry FROM 10) AS move, a.date_played
+         FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       )
+       SELECT pl.move, r.result, count(*) AS games, to_char(max(pl.date_played), 'YYYY-MM-DD') AS last_played
+       FROM played pl
+       CROSS JOIN LATERAL (
+         SELECT coalesce((array_agg(coalesce(p.color, 'seat ' || p.seat) ORDER BY p.seat) FILTER (WHERE p.outcome = 'won'))[1],
+                         CASE WHEN bool_or(p.outcome = 'drawn') THEN 'draw' END, 'unknown') AS result
+         FROM game_players p WHERE p.game_id = pl.game_id
+       ) r
+       WHERE NOT (get_byte(pl.move, 0) = 255 AND get_byte(pl.move, 1) = 255)
+       GROUP BY pl.move, r.result`,
+      params,
+    );
+    return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played }));
+  }
+}
+
+/**
+ * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes)
+ * of the games reaching the sought position; its parameters are added to `params`.
+ */
+function hitsOf(sought: PositionSought, params: unknown[]): string {
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const key = `${param(sought.key)}::bytea`;
+  const stride = `${param(sought.stride)}::int`;
+  const bucket = param(sought.bucket);
+  const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY(${param(sought.transforms)}::int[])`;
+  // A key found at an offset that is no entry's start is 8 bytes of two entries: no match (the
+  // chance of it is that of 64 random bits agreeing).
+  return `found AS (
+         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position(${key} IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
+         WHERE p.buckets @> ARRAY[${bucket}::int]
+       ), f AS (
+         SELECT game_id,
+                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
+                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR ${stride}) ELSE substring(tail FROM tail_at FOR ${stride}) END AS entry
+         FROM found WHERE head_at > 0 OR tail_at > 0
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % ${stride} = 0${exact}
+       )`;
+}

@@ -1,0 +1,249 @@
+import { Injectable } from '@nestjs/common';
+import { ProblemException } from '../common/problem-codes.js';
+/** As GET /games. */
+const DEFAULT_PAGE_SIZE = 20;
+import { FormatError } from '../core/errors.js';
+import { POSITION_MOVES, PASS_POINT, groupTransforms, positionStride } from '../formats/families/positions.js';
+import { goCoordinate } from '../formats/families/go/index.js';
+import { squareName } from '../formats/families/checkers/notation.js';
+import { queryPosition } from '../formats/families/position-query.js';
+import type { Family } from '../formats/plugin.js';
+import { apply, compose, inverse, transformName } from '../formats/families/positions.js';
+import type { Transform } from '../formats/families/positions.js';
+import { indexLetter } from '../formats/syntaxes/sgf/index.js';
+import { encodeCursor, resolveSearch } from '../games/cursor.js';
+import type { SearchFilters } from '../games/cursor.js';
+import { toGameSummaryDto } from '../games/game.mapper.js';
+import { gameFilters } from '../games/games.service.js';
+import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
+import type { BoardPositionBody, GamePositionQuery, PositionFiltersQuery, SymmetryMode } from './dto/position-query.dto.js';
+import { bucketAt } from './position-rows.js';
+import { PositionsRepository } from './positions.repository.js';
+import type { PositionSought } from './positions.repository.js';
+
+/** A position as a search needs it: its key's bytes, its board, its orientation against the canonical one. */
+interface Sought {
+  readonly family: Family;
+  readonly width: number;
+  readonly height: number;
+  /** The canonical key, 8 bytes. */
+  readonly key: Buffer;
+  /** The transform turning the queried board into the canonical orientation. */
+  readonly transform: Transform;
+  /** The canonical position's own symmetries (index into SYMMETRY_GROUPS' transforms). */
+  readonly group: readonly Transform[];
+  readonly symmetry: SymmetryMode;
+}
+
+/**
+ * Search by position (docs/positions.md): which games reach a position, and what they played next.
+ * A position comes from a game and a ply (its indexed entry) or is written out (SGF setup, FEN); a
+ * cursor carries the position and the filters, so `next` alone continues the search.
+ */
+@Injectable()
+export class PositionsService {
+  constructor(private readonly positions: PositionsRepository) {}
+
+  async gamesOfGame(query: GamePositionQuery): Promise<PositionGamesPageDto> {
+    const cursor = query.cursor === undefined ? undefined : decodePositionCursor(query.cursor);
+    const sought = cursor?.sought ?? (await this.ofGame(query));
+    return this.games(sought, query, cursor?.games);
+  }
+
+  async gamesOfBoard(body: BoardPositionBody): Promise<PositionGamesPageDto> {
+    const cursor = body.cursor === undefined ? undefined : decodePositionCursor(body.cursor);
+    return this.games(cursor?.sought ?? ofBoard(body), body, cursor?.games);
+  }
+
+  async explorerOfGame(query: GamePositionQuery): Promise<ExplorerDto> {
+    return this.explorer(await this.ofGame(query), query);
+  }
+
+  async explorerOfBoard(body: BoardPositionBody): Promise<ExplorerDto> {
+    return this.explorer(ofBoard(body), body);
+  }
+
+  private async games(sought: Sought, query: PositionFiltersQuery, gamesCursor: string | undefined): Promise<PositionGamesPageDto> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const { filters, after } = resolveSearch({ ...searchFilters(query), cursor: gamesCursor });
+    const repositoryFilters = gameFilters(filters);
+    const target = soughtRows(sought);
+    const [hits, total] = await Promise.all([
+      this.positions.games(target, { ...repositoryFilters, pastId: after?.id }, limit + 1),
+      this.positions.count(target, repositoryFilters),
+    ]);
+    const page = hits.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((hit) => ({
+        ...toGameSummaryDto(hit.game),
+        ply: hit.ply,
+        // The queried board to the canonical one, then the canonical one back to the game's.
+        transform: transformName(compose(inverse((hit.entry[8] & 7) as Transform), sought.transform)),
+      })),
+      next: hits.length > limit ? encodePositionCursor(sought, encodeCursor(filters, { id: last.game.id })) : null,
+      total,
+    };
+  }
+
+  private async explorer(sought: Sought, query: PositionFiltersQuery): Promise<ExplorerDto> {
+    const { filters } = resolveSearch(searchFilters(query));
+    const repositoryFilters = gameFilters(filters);
+    const target = soughtRows(sought);
+    const [rows, games] = await Promise.all([this.positions.moves(target, repositoryFilters), this.positions.count(target, repositoryFilters)]);
+    const moves = new Map<string, ExplorerMoveDto>();
+    for (const row of rows) {
+      const hex = row.move.toString('hex');
+      let move = moves.get(hex);
+      if (!move) {
+        move = { ...describeMove(sought, row.move), games: 0, results: {}, lastPlayed: null };
+        moves.set(hex, move);
+      }
+      move.games += row.games;
+      move.results[row.result] = (move.results[row.result] ?? 0) + row.games;
+      if (row.lastPlayed !== null && (move.lastPlayed === null || row.lastPlayed > move.lastPlayed)) move.lastPlayed = row.lastPlayed;
+    }
+    return { games, moves: [...moves.values()].sort((a, b) => b.games - a.games || a.move.localeCompare(b.move)) };
+  }
+
+  /** The position of a game after a ply, from its indexed entry. */
+  private async ofGame(query: GamePositionQuery): Promise<Sought> {
+    if (query.game === undefined || query.ply === undefined) {
+      throw new ProblemException(400, 'request.invalid', 'name the position by `game` and `ply` (or continue a search with its `cursor`)');
+    }
+    const track = await this.positions.track(query.game);
+    if (!track) {
+      if (!(await this.positions.gameExists(query.game))) throw new ProblemException(404, 'game.not_found', `there is no game ${query.game}`);
+      throw new ProblemException(
+        409,
+        'position.not_indexed',
+        `game ${query.game} has no positions in the index: it was stored before the index, or it is not a game the rules replay; POST /games/${query.game}/reindex indexes it`,
+      );
+    }
+    if (query.ply > track.plies) {
+      throw new ProblemException(422, 'position.ply_out_of_range', `game ${query.game} has positions for plies 0 to ${track.plies}; there is no ply ${query.ply}`);
+    }
+    const family = track.family as Family;
+    const stride = positionStride(family);
+    const entry = track.entries.subarray(query.ply * stride, (query.ply + 1) * stride);
+    return {
+      family,
+      width: track.width,
+      height: track.height,
+      key: Buffer.from(entry.subarray(0, 8)),
+      transform: (entry[8] & 7) as Transform,
+      group: groupTransforms(entry[8] >> 3),
+      symmetry: query.symmetry ?? 'all',
+    };
+  }
+}
+
+/** The position a client wrote out (400 `position.invalid` or `position.family` when it is none). */
+function ofBoard(body: BoardPositionBody): Sought {
+  try {
+    const queried = queryPosition(body.family, { sgf: body.sgf, fen: body.fen });
+    const key = Buffer.alloc(8);
+    key.writeBigUInt64BE(queried.keys.canonical.key);
+    const t0 = queried.leastTransforms[0];
+    return {
+      family: queried.family,
+      width: queried.width,
+      height: queried.height,
+      key,
+      transform: t0,
+      group: queried.leastTransforms.map((t) => compose(t, inverse(t0))),
+      symmetry: body.symmetry ?? 'all',
+    };
+  } catch (error) {
+    if (error instanceof FormatError) throw new ProblemException(error.status === 422 ? 400 : error.status, error.code, error.message);
+    throw error;
+  }
+}
+
+/** What the repository looks for. An exact search keeps the games whose board at the position is the queried one as it stands. */
+function soughtRows(sought: Sought): PositionSought {
+  return {
+    key: sought.key,
+    bucket: bucketAt(sought.key, 0),
+    stride: positionStride(sought.family),
+    // The game's board is the queried one when its transform to the canonical board is one of the
+    // canonical position's own symmetries after the queried board's transform.
+    transforms: sought.symmetry === 'none' ? sought.group.map((s) => compose(s, sought.transform)) : null,
+  };
+}
+
+/** A move's bytes (in the canonical orientation) in the orientation of the queried board. */
+function describeMove(sought: Sought, bytes: Buffer): Pick<ExplorerMoveDto, 'move' | 'notation'> {
+  const back = inverse(sought.transform);
+  const point = (x: number, y: number) => apply(back, x, y, sought.width, sought.height);
+  switch (sought.family) {
+    case 'go':
+    case 'dots': {
+      const index = bytes.readUInt16BE(0);
+      if (index === PASS_POINT) return { move: '', notation: sought.family === 'go' ? 'pass' : 'pass or grounding' };
+      const [x, y] = point(index % sought.width, Math.floor(index / sought.width));
+      const letters = `${indexLetter(x)}${indexLetter(y)}`;
+      return { move: letters, notation: sought.family === 'go' ? (goCoordinate({ x, y }, sought.height) ?? letters) : letters };
+    }
+    case 'checkers': {
+      const count = bytes[0] & 0x7f;
+      const separator = bytes[0] & 0x80 ? ':' : '-';
+      const squares = [...bytes.subarray(1, 1 + Math.min(count, POSITION_MOVES.checkers - 1))].map(squareName);
+      const text = squares.join(separator);
+      return { move: text, notation: text };
+    }
+    case 'peg-solitaire': {
+      const [x1, y1, x2, y2] = [0, 2, 4, 6].map((at) => bytes.readUInt16BE(at));
+      const text = `${x1},${y1}-${x2},${y2}`;
+      return { move: text, notation: text };
+    }
+  }
+}
+
+/** The filters of GET /games a position query carries. */
+function searchFilters(query: PositionFiltersQuery): SearchFilters {
+  const { limit: _limit, cursor: _cursor, symmetry: _symmetry, ...rest } = query as PositionFiltersQuery & { game?: string; ply?: number; sgf?: string; fen?: string };
+  const { game: _game, ply: _ply, sgf: _sgf, fen: _fen, ...filters } = rest as typeof rest & { game?: string; ply?: number; sgf?: string; fen?: string };
+  return filters as SearchFilters;
+}
+
+/** A cursor of a position search: the position, and the cursor of GET /games for the filters and where the page ended. */
+function encodePositionCursor(sought: Sought, games: string): string {
+  const p = { f: sought.family, w: sought.width, h: sought.height, k: sought.key.toString('hex'), t: sought.transform, g: sought.group, s: sought.symmetry };
+  return Buffer.from(JSON.stringify({ v: 1, p, c: games })).toString('base64url');
+}
+
+function decodePositionCursor(cursor: string): { sought: Sought; games: string } {
+  const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
+  let decoded: { v?: unknown; p?: Record<string, unknown>; c?: unknown };
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof decoded;
+  } catch {
+    throw invalid();
+  }
+  const p = decoded?.p;
+  const isTransform = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 7;
+  if (
+    decoded?.v !== 1 ||
+    typeof decoded.c !== 'string' ||
+    typeof p !== 'object' ||
+    p === null ||
+    !['go', 'dots', 'checkers', 'peg-solitaire'].includes(p.f as string) ||
+    !Number.isInteger(p.w) ||
+    !Number.isInteger(p.h) ||
+    (p.w as number) < 1 ||
+    (p.h as number) < 1 ||
+    typeof p.k !== 'string' ||
+    !/^[0-9a-f]{16}$/.test(p.k) ||
+    !isTransform(p.t) ||
+    !Array.isArray(p.g) ||
+    !p.g.every(isTransform) ||
+    (p.s !== 'all' && p.s !== 'none')
+  ) {
+    throw invalid();
+  }
+  return {
+    sought: { family: p.f as Family, width: p.w as number, height: p.h as number, key: Buffer.from(p.k, 'hex'), transform: p.t as Transform, group: p.g as Transform[], symmetry: p.s },
+    games: decoded.c,
+  };
+}

@@ -1,0 +1,283 @@
+import { createRequire } from 'node:module';
+import { readdirSync, readFileSync } from 'node:fs';
+import { post, startArchive, TestArchive } from '../support/archive-harness.js';
+import { sabakiRoot } from '../support/go/sabaki-sgf.js';
+import type { SabakiNode } from '../support/go/sabaki-sgf.js';
+import { turnRows, turnedPoint } from '../support/positions/grids.js';
+import type { TransformName } from '../../src/rules/symmetry.js';
+
+/*
+ * Search by position on the GNU Go games, checked against a brute-force search written here: every
+ * game replayed by @sabaki/go-board (not the archive's engine), every position after every ply
+ * compared with the queried one under each of the board's eight symmetries by turning the rows by
+ * hand. The archive's answer must be exactly the games the brute force finds, each with the first
+ * ply it finds and a transform that really turns the queried board into the game's.
+ */
+const require = createRequire(import.meta.url);
+type SignMap = number[][];
+interface SabakiBoard {
+  signMap: SignMap;
+  makeMove(sign: number, vertex: [number, number], options: Record<string, boolean>): SabakiBoard;
+  set(vertex: [number, number], sign: number): SabakiBoard;
+  clone(): SabakiBoard;
+}
+const Board = require('@sabaki/go-board') as { fromDimensions(width: number, height?: number): SabakiBoard };
+
+const FOLDER = new URL('../fixtures/realdata/go/gnugo_regression_games/', import.meta.url);
+const NAMES: TransformName[] = ['identity', 'rotate90', 'rotate180', 'rotate270', 'mirrorX', 'mirrorY', 'transpose', 'antiTranspose'];
+
+interface Position {
+  readonly rows: SignMap;
+  /** 1 black, -1 white. */
+  readonly toMove: number;
+}
+
+interface Replayed {
+  readonly size: number;
+  readonly positions: Position[];
+  /** The move played from each position: [x, y], or null for a pass; absent after the last. */
+  readonly moves: ([number, number] | null)[];
+}
+
+const letters = (value: string): [number, number] => [value.charCodeAt(0) - 97, value.charCodeAt(1) - 97];
+
+/** The main line of an SGF replayed by @sabaki/go-board, up to its first move the rules refuse (occupied point, suicide, ko). */
+function replay(root: SabakiNode): Replayed | null {
+  const size = Number((root.data.SZ?.[0] ?? '19').split(':')[0]);
+  if (!(size >= 1 && size <= 25)) return null;
+  let board = Board.fromDimensions(size);
+  const setup = (node: SabakiNode) => {
+    for (const [id, sign] of [['AB', 1], ['AW', -1], ['AE', 0]] as const) {
+      for (const value of node.data[id] ?? []) {
+        const [from, to] = value.split(':');
+        const [x1, y1] = letters(from);
+        const [x2, y2] = letters(to ?? from);
+        for (let y = Math.min(y1, y2); y <= Math.max(y1, y2); y++) for (let x = Math.min(x1, x2); x <= Math.max(x1, x2); x++) if (x < size && y < size) board = board.set([x, y], sign);
+      }
+    }
+  };
+  const line: SabakiNode[] = [];
+  setup(root);
+  for (let node = root.children[0]; node; node = node.children[0]) line.push(node);
+  const colourOf = (node: SabakiNode | undefined) => (node?.data.B !== undefined ? 1 : node?.data.W !== undefined ? -1 : 0);
+  const moving = line.filter((node) => colourOf(node) !== 0);
+  const positions: Position[] = [];
+  const moves: ([number, number] | null)[] = [];
+  let lastColour = 0;
+  for (let i = 0, seen = 0; ; i++) {
+    const node = line[i];
+    if (node && colourOf(node) === 0) {
+      setup(node);
+      continue;
+    }
+    const next = moving[seen];
+    const toMove = next ? colourOf(next) : lastColour === 0 ? 1 : -lastColour;
+    if (node) setup(node);
+    positions.push({ rows: board.signMap.map((row) => [...row]), toMove });
+    if (!node) break;
+    seen++;
+    const colour = colourOf(node);
+    const value = (colour === 1 ? node.data.B : node.data.W)[0];
+    const point = value === '' || (value === 'tt' && size <= 19) ? null : letters(value);
+    if (point === null) {
+      moves.push(null);
+    } else {
+      try {
+        board = board.makeMove(colour, point, { preventSuicide: true, preventOverwrite: true, preventKo: true });
+      } catch {
+        break;
+      }
+      moves.push(point);
+    }
+    lastColour = colour;
+  }
+  return { size, positions, moves };
+}
+
+const text = (position: Position) => `${position.toMove}|${position.rows.map((row) => row.join(',')).join('/')}`;
+
+/** An SGF of the game turned by a symmetry, written here: every point's letters mapped by hand. */
+function turnedSgf(sgf: string, size: number, name: TransformName): string {
+  return sgf.replace(/\b(B|W|AB|AW|AE)((?:\[[a-s]{2}\])+)/g, (_, id: string, values: string) =>
+    id + values.replace(/\[([a-s]{2})\]/g, (_m, v: string) => {
+      const [x, y] = letters(v);
+      if (x >= size || y >= size) return `[${v}]`;
+      const [tx, ty] = turnedPoint(x, y, size, size, name);
+      return `[${String.fromCharCode(97 + tx)}${String.fromCharCode(97 + ty)}]`;
+    }),
+  );
+}
+
+describe('positions: the GNU Go games against a brute-force search', () => {
+  let archive: TestArchive;
+  const games = new Map<number, Replayed>();
+  let originalId = 0;
+  let turnedId = 0;
+  const orderIds: number[] = [];
+  /** Each game's positions as text, ply by ply. */
+  const texts = new Map<number, string[]>();
+
+  const upload = async (bytes: Buffer | string, filename: string): Promise<number> => {
+    const response = await post(archive, `/games?filename=${encodeURIComponent(filename)}`, bytes);
+    expect([200, 201]).toContain(response.status);
+    return ((await response.json()) as { id: number }).id;
+  };
+
+  const record = (id: number, game: Replayed) => {
+    games.set(id, game);
+    texts.set(id, game.positions.map(text));
+  };
+
+  beforeAll(async () => {
+    archive = await startArchive();
+    let source = '';
+    const files = (readdirSync(FOLDER, { recursive: true }) as string[]).filter((name) => name.endsWith('.sgf')).sort();
+    for (const name of files) {
+      const bytes = readFileSync(new URL(name, FOLDER));
+      const game = replay(sabakiRoot(bytes));
+      const id = await upload(bytes, name);
+      if (game) record(id, game);
+      if (originalId === 0 && game && game.size === 19 && game.positions.length > 60) {
+        originalId = id;
+        source = bytes.toString('latin1');
+      }
+    }
+    // A game turned by hand, and two games reaching one position by different move orders.
+    const turned = turnedSgf(source, 19, 'rotate90');
+    turnedId = await upload(turned, 'turned.sgf');
+    record(turnedId, replay(sabakiRoot(Buffer.from(turned, 'latin1')))!);
+    for (const [name, sgf] of [
+      ['order-1.sgf', '(;GM[1]SZ[19];B[pd];W[dd];B[dp];W[pp];B[jj])'],
+      ['order-2.sgf', '(;GM[1]SZ[19];B[dp];W[pp];B[pd];W[dd];B[jd])'],
+    ]) {
+      const id = await upload(sgf, name);
+      orderIds.push(id);
+      record(id, replay(sabakiRoot(Buffer.from(sgf)))!);
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await archive?.close();
+  });
+
+  /** Every game the archive lists for a position, following `next` to the end. */
+  const allPages = async (first: string) => {
+    const items: { id: number; ply: number; transform: TransformName }[] = [];
+    let url: string | null = first;
+    let total = -1;
+    while (url !== null) {
+      const response: Response = await fetch(`${archive.baseUrl}${url}`);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { items: { id: number; ply: number; transform: TransformName }[]; next: string | null; total: number };
+      items.push(...page.items);
+      total = page.total;
+      url = page.next === null ? null : `/positions/games?cursor=${page.next}&limit=40`;
+    }
+    return { items, total };
+  };
+
+  const expected = (id: number, ply: number, exact: boolean) => {
+    const position = games.get(id)!.positions[ply];
+    const wanted = new Set((exact ? [position.rows] : NAMES.map((name) => turnRows(position.rows, name))).map((rows) => text({ rows, toMove: position.toMove })));
+    const found = new Map<number, number>();
+    for (const [game, written] of texts) {
+      const index = written.findIndex((t) => wanted.has(t));
+      if (index >= 0) found.set(game, index);
+    }
+    return new Map([...found].sort((a, b) => b[0] - a[0]));
+  };
+
+  const samples = (): [number, number][] => {
+    const ids = [...games.keys()].sort((a, b) => a - b);
+    const picks: [number, number][] = [];
+    // Ply 0 of a 19x19 and of a 9x9 game, the transposition, the turned copy, and plies spread over the games.
+    picks.push([ids.find((id) => games.get(id)!.size === 19)!, 0]);
+    picks.push([ids.find((id) => games.get(id)!.size === 9)!, 0]);
+    picks.push([orderIds[1], 4], [turnedId, 30], [orderIds[0], 0]);
+    for (let i = 0; i < ids.length; i += 37) {
+      const game = games.get(ids[i])!;
+      picks.push([ids[i], Math.min(game.positions.length - 1, 1 + ((i * 7) % 40))], [ids[i], game.positions.length - 1]);
+    }
+    return picks;
+  };
+
+  it('finds exactly the games the brute force finds, each at its first ply, with a transform that turns the board into the game\'s', async () => {
+    let compared = 0;
+    for (const [id, ply] of samples()) {
+      const want = expected(id, ply, false);
+      const { items, total } = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=40`);
+      expect(total).toBe(want.size);
+      expect(new Map(items.map((item) => [item.id, item.ply]))).toEqual(want);
+      expect(items.map((item) => item.id)).toEqual([...want.keys()].sort((a, b) => b - a));
+      const query = games.get(id)!.positions[ply];
+      for (const item of items) {
+        const there = games.get(item.id)!.positions[item.ply];
+        expect(text({ rows: turnRows(query.rows, item.transform), toMove: query.toMove })).toBe(text(there));
+      }
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(20);
+  });
+
+  it('finds the turned copy and the transposition', async () => {
+    const [order1, order2] = orderIds;
+    const atFour = await allPages(`/positions/games?game=${order1}&ply=4`);
+    // Four stones on the star points by two move orders (other games of the folder open so too).
+    expect(atFour.items.map((item) => [item.id, item.ply, item.transform])).toEqual(
+      expect.arrayContaining([
+        [order2, 4, 'identity'],
+        [order1, 4, 'identity'],
+      ]),
+    );
+    const mid = Math.min(40, games.get(originalId)!.positions.length - 1);
+    const copies = await allPages(`/positions/games?game=${turnedId}&ply=${mid}`);
+    // The copy was turned a quarter clockwise: the original is the copy turned back.
+    expect(copies.items).toEqual(expect.arrayContaining([expect.objectContaining({ id: originalId, ply: mid, transform: 'rotate270' })]));
+  });
+
+  it('with symmetry=none, only the games whose board is the queried one as it stands', async () => {
+    for (const [id, ply] of samples().slice(0, 8)) {
+      const want = expected(id, ply, true);
+      const { items } = await allPages(`/positions/games?game=${id}&ply=${ply}&symmetry=none&limit=40`);
+      expect(new Map(items.map((item) => [item.id, item.ply]))).toEqual(want);
+      const query = games.get(id)!.positions[ply];
+      for (const item of items) expect(text({ rows: turnRows(query.rows, item.transform), toMove: query.toMove })).toBe(text(query));
+    }
+  });
+
+  it('the explorer counts each game once, by its move after the first arrival, in the queried orientation', async () => {
+    for (const [id, ply] of samples().slice(0, 12)) {
+      const query = games.get(id)!.positions[ply];
+      const size = query.rows.length;
+      // The queried board's own symmetries: a move and its images under them are one move.
+      const own = NAMES.filter((name) => text({ rows: turnRows(query.rows, name), toMove: query.toMove }) === text(query));
+      const orbit = (point: [number, number] | null) =>
+        point === null ? 'pass' : own.map((name) => turnedPoint(point[0], point[1], size, size, name).join(',')).sort()[0];
+      const want = new Map<string, number>();
+      for (const [game, at] of expected(id, ply, false)) {
+        const replayed = games.get(game)!;
+        if (at >= replayed.moves.length) continue;
+        const there = replayed.positions[at];
+        // A transform from the queried board to the game's; the move is brought back by its inverse.
+        const name = NAMES.find((n) => text({ rows: turnRows(query.rows, n), toMove: query.toMove }) === text(there))!;
+        const move = replayed.moves[at];
+        const back = move === null ? null : NAMES.map((n) => [n, turnedPoint(move[0], move[1], size, size, n)] as const).find(([n]) =>
+          text({ rows: turnRows(turnRows(query.rows, name), n), toMove: 0 }) === text({ rows: query.rows, toMove: 0 }),
+        )![1];
+        const key = orbit(back);
+        want.set(key, (want.get(key) ?? 0) + 1);
+      }
+      const response = await fetch(`${archive.baseUrl}/positions/explorer?game=${id}&ply=${ply}`);
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as { games: number; moves: { move: string; notation: string; games: number }[] };
+      expect(answer.games).toBe(expected(id, ply, false).size);
+      const got = new Map<string, number>();
+      for (const move of answer.moves) {
+        const key = move.move === '' ? 'pass' : orbit(letters(move.move));
+        got.set(key, (got.get(key) ?? 0) + move.games);
+      }
+      expect(got).toEqual(want);
+      const counts = answer.moves.map((move) => move.games);
+      expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    }
+  });
+});
