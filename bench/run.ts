@@ -6,6 +6,7 @@ import { run as dotsServer } from './dots-server.js';
 import { run as exportGames } from './export.js';
 import { run as go } from './go.js';
 import { run as imports } from './imports.js';
+import { run as importSpool } from './import-spool.js';
 import { run as interchange } from './interchange.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
 import { run as load } from './load.js';
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   archive,
   export: exportGames,
   imports,
+  'import-spool': importSpool,
   interchange,
   rss,
   search,
