@@ -41,9 +41,18 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_KEY_WRITES_PER_MINUTE', 'lots'],
     ['RATE_LIMIT_EXEMPT_LOOPBACK', 'maybe'],
     ['REQUEST_TIMEOUT_MS', '10'],
+    ['IMPORT_TAKEOVER_MS', '2999'],
+    ['IMPORT_TAKEOVER_MS', '3600001'],
+    ['IMPORT_TAKEOVER_MS', 'soon'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('takes an import over within 30 s by default, IMPORT_TAKEOVER_MS being read from 3 s to an hour', () => {
+    expect(loadConfig({}).IMPORT_TAKEOVER_MS).toBe(30_000);
+    expect(loadConfig({ IMPORT_TAKEOVER_MS: '3000' }).IMPORT_TAKEOVER_MS).toBe(3000);
+    expect(loadConfig({ IMPORT_TAKEOVER_MS: '3600000' }).IMPORT_TAKEOVER_MS).toBe(3_600_000);
   });
 
   it('gives the hardening settings their documented defaults', () => {
