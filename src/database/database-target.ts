@@ -6,6 +6,7 @@ import { AppConfig } from '../common/config.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { runMigrations } from './database-options.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
+import type { EmbeddedOutage } from './embedded-postgres.js';
 
 /**
  * Which PostgreSQL the archive uses: DATABASE_URL when given, otherwise an embedded one in DATA_DIR.
@@ -31,13 +32,19 @@ export class DatabaseTarget implements OnApplicationShutdown {
     const lock = config.DATA_DIR === 'memory://' ? undefined : DataDirLock.acquire(config.DATA_DIR, (message) => DatabaseTarget.logger.warn(message));
     let embedded: EmbeddedPostgres;
     try {
-      embedded = await EmbeddedPostgres.start(config.DATA_DIR);
+      // TABULA_TEST_ENOSPC_FILE is for the fault tests alone (a full disk without root): see DurableNodeFS.
+      embedded = await EmbeddedPostgres.start(config.DATA_DIR, process.env.TABULA_TEST_ENOSPC_FILE || undefined);
     } catch (error) {
       lock?.release();
       throw error;
     }
     DatabaseTarget.logger.log(`using embedded PostgreSQL (PGlite) in ${config.DATA_DIR}, on the socket ${embedded.socketPath}`);
     return new DatabaseTarget(embedded.url, EmbeddedPostgres.MAX_CONNECTIONS, embedded, lock, moduleRef);
+  }
+
+  /** Null while the embedded database serves (or with DATABASE_URL); while it is stopped and restarted, why and since when. */
+  embeddedOutage(): EmbeddedOutage | null {
+    return this.embedded?.outage() ?? null;
   }
 
   /** Whether the database is the embedded one, which has no autovacuum of its own. */

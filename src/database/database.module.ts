@@ -14,7 +14,7 @@ class DatabaseTargetModule {}
  */
 @Module({
   providers: [EmbeddedMaintenance, DatabaseRepository],
-  exports: [DatabaseRepository],
+  exports: [DatabaseRepository, DatabaseTargetModule],
   imports: [
     DatabaseTargetModule,
     TypeOrmModule.forRootAsync({

@@ -1,4 +1,4 @@
-import { fsyncSync } from 'node:fs';
+import { existsSync, fsyncSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 
@@ -10,7 +10,7 @@ interface EmscriptenModuleWithFs {
   FS: {
     filesystems: {
       NODEFS: {
-        stream_ops: { fsync?: (stream: NodeFsStream) => number };
+        stream_ops: { fsync?: (stream: NodeFsStream) => number; write: (stream: NodeFsStream, ...rest: unknown[]) => number };
         /** Runs a Node fs call, turning its error into Emscripten's errno error. */
         tryFSOperation<T>(operation: () => T): T;
       };
@@ -32,6 +32,17 @@ export class DurableNodeFS extends NodeFS {
   /** fsync calls that reached the disk, for tests and benchmarks. */
   syncs = 0;
 
+  /**
+   * @param faultFile For fault tests only: while this file exists, every write fails with ENOSPC, as
+   *   on a full disk, where PGlite meets it (the process cannot be given a small volume without root).
+   */
+  constructor(
+    dataDir: string,
+    private readonly faultFile?: string,
+  ) {
+    super(dataDir);
+  }
+
   override async init(pg: PGlite, options: Parameters<NodeFS['init']>[1]): Promise<NodeFsInit> {
     const result = await super.init(pg, options);
     const preRun = [...((result.emscriptenOpts.preRun as unknown[] | undefined) ?? [])];
@@ -45,6 +56,18 @@ export class DurableNodeFS extends NodeFS {
         this.syncs++;
         return 0;
       };
+      const faultFile = this.faultFile;
+      if (faultFile !== undefined) {
+        const write = nodefs.stream_ops.write;
+        nodefs.stream_ops.write = function (this: unknown, stream, ...rest) {
+          if (existsSync(faultFile)) {
+            return nodefs.tryFSOperation(() => {
+              throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+            });
+          }
+          return write.call(this, stream, ...rest);
+        };
+      }
     });
     return { emscriptenOpts: { ...result.emscriptenOpts, preRun: preRun as never } };
   }

@@ -5,6 +5,8 @@ export interface EmbeddedThreadData {
   readonly socketPath: string;
   readonly startParams: readonly string[];
   readonly maxConnections: number;
+  /** Fault tests only: while this file exists, the database's writes fail with ENOSPC (DurableNodeFS). */
+  readonly faultFile: string | undefined;
 }
 
 /** The thread's first message: the socket serves, or why it does not. */
@@ -17,3 +19,8 @@ export interface EmbeddedRequest {
 }
 
 export type EmbeddedReply = { readonly id: number; readonly value: number | null } | { readonly id: number; readonly error: string };
+
+/** Told by the running thread, unasked: PostgreSQL PANICked (a full disk under the WAL, most often) and answers no more. */
+export interface EmbeddedPanic {
+  readonly panic: string;
+}

@@ -6,9 +6,26 @@ import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
 import { PGlite } from '@electric-sql/pglite';
 import { workerFile } from '../common/worker-file.js';
-import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
+import type { EmbeddedPanic, EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
+
+/** What the embedded database is going through when it cannot serve: why it stopped, since when, how restarting goes. */
+export interface EmbeddedOutage {
+  /** The PANIC (or the thread's end) that stopped it. */
+  readonly cause: string;
+  readonly since: Date;
+  /** Restarts tried so far, and why the last one failed (a full disk still: PostgreSQL's recovery must write). */
+  readonly attempts: number;
+  readonly lastError: string | null;
+}
+
+/** Waits between restarts of a stopped embedded database, in ms: quick at first, then every 5 s. */
+const RESTART_DELAYS_MS = [250, 1000, 2000, 5000];
+
+/** Time the thread is left after its PANIC, for the error to reach the client whose statement met it. */
+const PANIC_GRACE_MS = 200;
 
 /**
  * PostgreSQL in the process (PGlite), served on a Unix socket so the ordinary `pg` driver and TypeORM
@@ -23,27 +40,49 @@ import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData 
  * No TCP port is opened.
  */
 export class EmbeddedPostgres {
+  private static readonly logger = new Logger('Database');
   private readonly pending = new Map<number, { resolve: (value: number | null) => void; reject: (error: Error) => void }>();
   private nextRequest = 1;
-  /** Why the thread is gone, once it is. */
+  /** Why the thread is gone, once it is (and no restart brings it back). */
   private ended: Error | undefined;
   /** Set once stop() is called: the thread's end is then expected. */
   private stopping = false;
+  /** Set while the database is stopped and being restarted. */
+  private outageState: EmbeddedOutage | null = null;
+  private restarting: Promise<void> | null = null;
 
   private constructor(
-    private readonly thread: Worker,
+    /** Null between a PANIC and the restart that replaces it. */
+    private thread: Worker | null,
     /** The directory holding the socket, as `pg` wants it in `host`. */
     readonly socketDirectory: string,
     private readonly temporaryDirectory: boolean,
+    private readonly data: EmbeddedThreadData,
   ) {
-    thread.on('message', (reply: EmbeddedReply) => {
-      const waiting = this.pending.get(reply.id);
+    this.attach(thread!);
+  }
+
+  /**
+   * Listens to a running thread. Its PANIC report starts a restart: PGlite answers nothing after a
+   * PANIC (a PostgreSQL server's postmaster would restart its processes), so the thread is ended and
+   * a new one opens the same data directory, which runs PostgreSQL's crash recovery from the WAL
+   * (every acknowledged commit is there). Until a restart succeeds the socket refuses connections,
+   * which the archive answers 503 with Retry-After, and /health says why.
+   */
+  private attach(thread: Worker): void {
+    thread.on('message', (message: EmbeddedReply | EmbeddedPanic) => {
+      if ('panic' in message) {
+        if (this.thread === thread) this.restart(thread, `PostgreSQL stopped (PANIC): ${message.panic}`);
+        return;
+      }
+      const waiting = this.pending.get(message.id);
       if (!waiting) return;
-      this.pending.delete(reply.id);
-      if ('error' in reply) waiting.reject(new Error(reply.error));
-      else waiting.resolve(reply.value);
+      this.pending.delete(message.id);
+      if ('error' in message) waiting.reject(new Error(message.error));
+      else waiting.resolve(message.value);
     });
     const end = (error: Error) => {
+      if (this.thread !== thread) return; // a thread ended on purpose by a restart
       const unexpected = !this.stopping && !this.ended;
       this.ended ??= error;
       for (const waiting of this.pending.values()) waiting.reject(this.ended);
@@ -58,6 +97,58 @@ export class EmbeddedPostgres {
     };
     thread.on('error', end);
     thread.on('exit', (code) => end(new Error(`the embedded database's thread has ended (exit code ${code})`)));
+  }
+
+  /** Null while the database serves; while it is stopped and restarted, what happened. */
+  outage(): EmbeddedOutage | null {
+    return this.outageState;
+  }
+
+  /** Resolves once a restart under way has brought the database back (or the database stops). */
+  async whenServing(): Promise<void> {
+    while (this.restarting !== null) await this.restarting;
+  }
+
+  private restart(failed: Worker, cause: string): void {
+    if (this.stopping || this.restarting !== null) return;
+    this.outageState = { cause, since: new Date(), attempts: 0, lastError: null };
+    EmbeddedPostgres.logger.error(`the embedded database stopped: ${cause}; it is restarted until it can write again (requests meanwhile: 503 service.unavailable)`);
+    // The thread is replaced below: its end is expected from now on.
+    this.thread = null;
+    for (const waiting of this.pending.values()) waiting.reject(new Error(`the embedded database stopped: ${cause}`));
+    this.pending.clear();
+    this.restarting = (async () => {
+      // A moment for the PANIC's error to reach its client (a full disk: 507), then the thread goes.
+      await new Promise((resolve) => setTimeout(resolve, PANIC_GRACE_MS));
+      await failed.terminate().catch(() => undefined);
+      for (let attempt = 1; !this.stopping; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, RESTART_DELAYS_MS[Math.min(attempt - 1, RESTART_DELAYS_MS.length - 1)]));
+        if (this.stopping) break;
+        const thread = new Worker(workerFile(import.meta.url, 'embedded-postgres.worker.js'), { workerData: this.data });
+        try {
+          const started = await startMessageOf(thread);
+          if (!started.ready) throw new Error(started.message);
+        } catch (error) {
+          await thread.terminate().catch(() => undefined);
+          const message = error instanceof Error ? error.message : String(error);
+          this.outageState = { ...this.outageState!, attempts: attempt, lastError: message };
+          if (attempt === 1 || attempt % 10 === 0) EmbeddedPostgres.logger.warn(`restarting the embedded database failed (attempt ${attempt}): ${message}`);
+          continue;
+        }
+        if (this.stopping) {
+          await thread.terminate().catch(() => undefined);
+          break;
+        }
+        this.thread = thread;
+        this.attach(thread);
+        const seconds = ((Date.now() - this.outageState!.since.getTime()) / 1000).toFixed(1);
+        EmbeddedPostgres.logger.log(`the embedded database serves again, ${seconds} s after it stopped (restart attempt ${attempt})`);
+        this.outageState = null;
+        break;
+      }
+    })().finally(() => {
+      this.restarting = null;
+    });
   }
 
   /** One connection: PGlite executes serially anyway, and one client keeps protocol exchanges unmixed. */
@@ -84,7 +175,11 @@ export class EmbeddedPostgres {
     shared_buffers: '16MB',
   };
 
-  static async start(dataDir: string): Promise<EmbeddedPostgres> {
+  /**
+   * @param faultFile fault tests only ({@link DurableNodeFS}): while this file exists, the database's
+   *   writes fail with ENOSPC.
+   */
+  static async start(dataDir: string, faultFile?: string): Promise<EmbeddedPostgres> {
     const inMemory = dataDir === 'memory://';
     const location = inMemory ? undefined : resolve(dataDir, 'pgdata');
     if (location && !existsSync(join(location, 'PG_VERSION'))) await initializeDataDirectory(location);
@@ -94,12 +189,12 @@ export class EmbeddedPostgres {
     const socketDirectory = usePreferred ? ownerOnlyDirectory(preferred) : temporarySocketDirectory();
     const socketPath = join(socketDirectory, `.s.PGSQL.${EmbeddedPostgres.SOCKET_PORT}`);
     const startParams = [...PGlite.defaultStartParams, ...Object.entries(EmbeddedPostgres.SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
-    const data: EmbeddedThreadData = { location, socketPath, startParams, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS };
+    const data: EmbeddedThreadData = { location, socketPath, startParams, maxConnections: EmbeddedPostgres.MAX_CONNECTIONS, faultFile: location ? faultFile : undefined };
     const thread = new Worker(workerFile(import.meta.url, 'embedded-postgres.worker.js'), { workerData: data });
     try {
       const started = await startMessageOf(thread);
       if (!started.ready) throw new Error(started.message);
-      return new EmbeddedPostgres(thread, socketDirectory, !usePreferred);
+      return new EmbeddedPostgres(thread, socketDirectory, !usePreferred, data);
     } catch (error) {
       await thread.terminate();
       if (!usePreferred) rmSync(socketDirectory, { recursive: true, force: true });
@@ -136,10 +231,11 @@ export class EmbeddedPostgres {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    await this.whenServing();
     try {
-      if (!this.ended) await this.ask('stop');
+      if (!this.ended && this.thread !== null) await this.ask('stop');
     } finally {
-      await this.thread.terminate();
+      await this.thread?.terminate();
       if (this.temporaryDirectory) rmSync(this.socketDirectory, { recursive: true, force: true });
       else rmSync(this.socketPath, { force: true });
     }
@@ -147,10 +243,12 @@ export class EmbeddedPostgres {
 
   private ask(op: EmbeddedRequest['op']): Promise<number | null> {
     if (this.ended) return Promise.reject(this.ended);
+    if (this.outageState !== null || this.thread === null) return Promise.reject(new Error(`the embedded database is stopped: ${this.outageState?.cause ?? 'restarting'}`));
+    const thread = this.thread;
     const id = this.nextRequest++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.thread.postMessage({ id, op } satisfies EmbeddedRequest);
+      thread.postMessage({ id, op } satisfies EmbeddedRequest);
     });
   }
 }

@@ -5,8 +5,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { answeringInChunks } from './answer-chunks.js';
 import { DurableNodeFS } from './durable-node-fs.js';
+import { watchingForPanic } from './panic-watch.js';
 import { gatherOnEveryConnection } from './whole-messages.js';
-import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
+import type { EmbeddedPanic, EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
 
 /**
  * The embedded database's own thread: PGlite (PostgreSQL compiled to WebAssembly) and the Unix
@@ -14,15 +15,17 @@ import type { EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData 
  * event loop, and the database works while the event loop writes answers. The archive talks to it
  * over the socket like to any server; the thread's messages only start it, stop it and report.
  */
-const { location, socketPath, startParams, maxConnections } = workerData as EmbeddedThreadData;
+const { location, socketPath, startParams, maxConnections, faultFile } = workerData as EmbeddedThreadData;
 const port = parentPort!;
-const fs = location ? new DurableNodeFS(location) : undefined;
+const fs = location ? new DurableNodeFS(location, faultFile) : undefined;
 let db: PGlite | undefined;
 try {
   db = await PGlite.create({ fs, extensions: { pg_trgm }, startParams: [...startParams] });
   // A socket left by a process that was killed: DATA_DIR's lock says no live process serves it.
   rmSync(socketPath, { force: true });
-  const server = new PGLiteSocketServer({ db: answeringInChunks(db), path: socketPath, maxConnections });
+  // After a PANIC this instance answers nothing again: the archive's side replaces the thread.
+  const watched = watchingForPanic(db, (message) => port.postMessage({ panic: message } satisfies EmbeddedPanic));
+  const server = new PGLiteSocketServer({ db: answeringInChunks(watched), path: socketPath, maxConnections });
   await server.start();
   gatherOnEveryConnection(server);
   chmodSync(socketPath, 0o600);

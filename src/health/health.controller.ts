@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ProblemException } from '../common/problem-codes.js';
 import { DATABASE_RETRY_AFTER_S } from '../common/problem-details.filter.js';
+import { DatabaseTarget } from '../database/database-target.js';
 import { DatabaseRepository } from '../database/database.repository.js';
 
 export class HealthDto {
@@ -13,18 +14,32 @@ export class HealthDto {
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly database: DatabaseRepository) {}
+  constructor(
+    private readonly database: DatabaseRepository,
+    private readonly target: DatabaseTarget,
+  ) {}
 
   @Get()
   @ApiOperation({ operationId: 'health', summary: 'Liveness and readiness: the service runs and its database answers' })
   @ApiOkResponse({ type: HealthDto })
   @ApiResponse({
     status: 503,
-    description: 'The database does not answer (`service.unavailable`).',
+    description:
+      'The database does not answer (`service.unavailable`). When the embedded database has stopped (a PANIC: most often a full disk under its WAL) and is being restarted, `detail` says why, since when, and how the restarts go; it serves again by itself once it can write.',
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetailsDto' } } },
     headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } as never },
   })
   async check(): Promise<HealthDto> {
+    const outage = this.target.embeddedOutage();
+    if (outage !== null) {
+      const tried = outage.attempts === 0 ? 'restarting it' : `${outage.attempts} restart${outage.attempts === 1 ? '' : 's'} failed so far, the last: ${outage.lastError}`;
+      throw new ProblemException(
+        503,
+        'service.unavailable',
+        `the embedded database stopped at ${outage.since.toISOString()}: ${outage.cause}; it is restarted until it can write again (${tried})`,
+        DATABASE_RETRY_AFTER_S,
+      );
+    }
     try {
       await this.database.ping();
     } catch (error) {
