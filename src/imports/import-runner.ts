@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { access, rm } from 'node:fs/promises';
+import { access, readdir, rm, stat } from 'node:fs/promises';
 import { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { makeProblem } from '../common/problem-details.js';
@@ -24,6 +24,12 @@ const BUSY_WAIT_MS = 500;
 /** Tries of an entry that fails for a reason of the server's (the database away…) before it is refused. */
 const SERVER_FAILURE_TRIES = 3;
 const SERVER_FAILURE_WAIT_MS = 2000;
+/** How often a node removes the spool folders on its disk that no running import needs. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** A spool folder of no import is removed once nothing in it has changed for this long (its request may still be running before). */
+const ORPHAN_AFTER_MS = 60 * 60 * 1000;
+/** Where, under the spool root, a node copies the body of an import it took over from another's disk. */
+const COPIES = 'copies';
 
 /**
  * Works through running imports in the background, each file through the path of POST /uploads
@@ -56,6 +62,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /** How often the owner beats, and idle nodes look for imports to take over. */
   private readonly beatMs: number;
   private poller: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly imports: ImportsRepository,
@@ -71,12 +78,38 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     this.kick();
     // Other nodes may die with imports in hand; the embedded database has no other node.
     if (this.config.DATABASE_URL !== undefined) this.poller = setInterval(() => this.kick(), this.beatMs).unref();
+    const sweep = () =>
+      void this.sweep().catch((error: unknown) => this.logger.warn(`spool folders not swept: ${(error as Error).message}`));
+    sweep();
+    this.sweeper = setInterval(sweep, SWEEP_EVERY_MS).unref();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearInterval(this.poller);
+    clearInterval(this.sweeper);
     await this.loop;
+  }
+
+  /**
+   * Removes the spool folders on this machine that no running import needs: the receiving node's
+   * folder of an import another node finished (or that this node finished, were it left), and after
+   * ORPHAN_AFTER_MS without a change a folder of no import (its node died while it was spooled).
+   * Copies of taken-over bodies are their runner's to remove (under `copies/`, not swept).
+   */
+  private async sweep(): Promise<void> {
+    const root = spoolRoot(this.config);
+    const names = await readdir(root).catch(() => [] as string[]);
+    const folders = names.filter((name) => name !== COPIES).map((name) => join(root, name));
+    if (folders.length === 0) return;
+    const states = new Map((await this.imports.spoolOwners(folders)).map((owner) => [owner.spoolPath, owner.state]));
+    for (const folder of folders) {
+      const state = states.get(folder);
+      if (state === 'running') continue;
+      if (state === undefined && Date.now() - (await lastChange(folder)) < ORPHAN_AFTER_MS) continue;
+      await rm(folder, { recursive: true, force: true });
+      this.logger.log(`removed the spool folder ${folder} (${state === undefined ? 'of no import' : `its import is ${state}`})`);
+    }
   }
 
   /**
@@ -136,7 +169,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private async bodyOf(job: ImportView): Promise<{ folder: string; copy: boolean } | undefined> {
     if (await exists(job.spoolPath)) return { folder: job.spoolPath, copy: false };
     if (job.spoolFiles === null) return undefined;
-    const folder = join(spoolRoot(this.config), randomUUID());
+    const folder = join(spoolRoot(this.config), COPIES, randomUUID());
     const whole = await unspool(folder, job.spoolFiles, (seq) => this.imports.spoolChunk(job.id, seq));
     return whole ? { folder, copy: true } : undefined;
   }
@@ -292,6 +325,15 @@ function outcomeOf(games: readonly string[]): ImportOutcome {
   return 'duplicate';
 }
 
+
+/** When anything in the folder last changed (its own entries and its files), in ms since the epoch. */
+async function lastChange(folder: string): Promise<number> {
+  const times = [(await stat(folder)).mtimeMs];
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    times.push(await stat(join(folder, name)).then((found) => found.mtimeMs, () => 0));
+  }
+  return Math.max(...times);
+}
 
 async function exists(path: string): Promise<boolean> {
   return access(path).then(

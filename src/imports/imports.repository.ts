@@ -263,6 +263,13 @@ export class ImportsRepository {
     }));
   }
 
+  /** Which of the spool folders `paths` belong to an import, and in what state it is (folders of no import are not answered). */
+  @GenerateSql({ params: [['/tmp/tabula-sql-seed', '/tmp/tabula-imports/no-such-import']] })
+  async spoolOwners(paths: readonly string[]): Promise<{ spoolPath: string; state: ImportState }[]> {
+    const rows: { spool_path: string; state: ImportState }[] = await this.dataSource.query(`SELECT spool_path, state FROM imports WHERE spool_path = ANY($1::text[])`, [paths]);
+    return rows.map((row) => ({ spoolPath: row.spool_path, state: row.state }));
+  }
+
   /** Gives up `owner`'s claim on an unfinished import (the node is stopping): any node may take it at once. */
   @GenerateSql({ params: [EXAMPLE.import, EXAMPLE_NODE] })
   async release(importId: number, owner: string): Promise<void> {

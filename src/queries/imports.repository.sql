@@ -63,5 +63,8 @@ WITH finished AS (
 SELECT position, path, outcome, upload_id, game_ids::text[] AS game_ids, problem FROM import_entries
        WHERE import_id = $1 AND position > $2 ORDER BY position LIMIT $3;
 
+-- ImportsRepository.spoolOwners
+SELECT spool_path, state FROM imports WHERE spool_path = ANY($1::text[]);
+
 -- ImportsRepository.release
 UPDATE imports SET owner = NULL, heartbeat_at = NULL WHERE id = $1 AND owner = $2;

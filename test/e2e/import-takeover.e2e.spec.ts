@@ -149,8 +149,9 @@ onServer('an import whose node dies, with two nodes on one database (only on a P
     expect(atKill.owner).not.toBeNull();
     expect(claimedAfter).toBeLessThanOrEqual(TAKEOVER_MS);
     await expectFinishedOnce(b, id);
-    // b's copy of the body is gone with the import.
-    expect(await readdir(join(folders[1], 'tabula-imports'))).toEqual([]);
+    // b made a copy of the body (a's folder being out of reach), and removed it with the import's end.
+    expect(await readdir(join(folders[1], 'tabula-imports'))).toEqual(['copies']);
+    expect(await readdir(join(folders[1], 'tabula-imports', 'copies'))).toEqual([]);
   }, 240_000);
 
   it('stalled (SIGSTOP) past its lease: the other node takes it over and finishes it, and the stalled one, going on, leaves it', async () => {
