@@ -109,4 +109,30 @@ describe('database options', () => {
       await short.destroy();
     }
   });
+
+  (serverUrl ? it : it.skip)('end a session left idle in a transaction, which frees the rows it locked (only on a PostgreSQL server)', async () => {
+    const archiveDefaults = new DataSource(databaseOptions(serverUrl!, 1));
+    await archiveDefaults.initialize();
+    try {
+      expect(await archiveDefaults.query('SHOW idle_in_transaction_session_timeout')).toEqual([{ idle_in_transaction_session_timeout: `${DATABASE_TIMEOUTS.IDLE_IN_TRANSACTION_MS! / 1000}s` }]);
+    } finally {
+      await archiveDefaults.destroy();
+    }
+    const short = new DataSource({ ...databaseOptions(serverUrl!, 2, { ...SHORT, STATEMENT_TIMEOUT_MS: 10_000, QUERY_TIMEOUT_MS: 10_000, IDLE_IN_TRANSACTION_MS: 300 }), logging: false });
+    await short.initialize();
+    const stalled = short.createQueryRunner();
+    try {
+      await stalled.connect();
+      await stalled.startTransaction();
+      // An advisory lock held by the transaction stands for the rows a stalled node would hold.
+      await stalled.query('SELECT pg_advisory_xact_lock(424242)');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // The server ended the stalled session: another one gets the lock at once.
+      expect(await short.query('SELECT pg_try_advisory_xact_lock(424242) AS got')).toEqual([{ got: true }]);
+      await expect(stalled.query('SELECT 1')).rejects.toThrow();
+    } finally {
+      await stalled.release().catch(() => undefined);
+      await short.destroy();
+    }
+  });
 });
