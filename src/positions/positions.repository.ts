@@ -26,7 +26,11 @@ export interface StoredTrack {
   readonly plies: number;
   /** Entries of plies 0 … plies. */
   readonly entries: Buffer;
-  /** The board's width and height in points or squares, as the game's facts give them. */
+  /**
+   * The board's width and height in points or squares, as the game's facts give them, else as its
+   * details name the field it was replayed on (a VK game: its facts leave the size unknown, and its
+   * moves are indexed on the 35x35 replay field).
+   */
   readonly width: number;
   readonly height: number;
 }
@@ -62,7 +66,8 @@ export class PositionsRepository {
   @GenerateSql({ params: [EXAMPLE.game] })
   async track(gameId: string): Promise<StoredTrack | undefined> {
     const rows: { family: string; plies: number; head: Buffer; tail: Buffer | null; board_width: number | null; board_height: number | null }[] = await this.dataSource.query(
-      `SELECT fa.name AS family, p.plies, p.head, p.tail, a.board_width, a.board_height
+      `SELECT fa.name AS family, p.plies, p.head, p.tail,
+              coalesce(a.board_width, (a.details->'field'->>'width')::int) AS board_width, coalesce(a.board_height, (a.details->'field'->>'height')::int) AS board_height
        FROM game_positions p JOIN families fa ON fa.id = p.family_id LEFT JOIN game_analyses a ON a.game_id = p.game_id
        WHERE p.game_id = $1`,
       [gameId],

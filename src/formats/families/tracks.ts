@@ -1,6 +1,8 @@
 import type { InterchangeGame, PositionTrack } from '../plugin.js';
 import { checkersPositionTrack } from './checkers/positions.js';
 import type { CheckersInterchange } from './checkers/interchange.js';
+import { dotsPositionTrack } from './dots/positions.js';
+import type { DotsInterchangeGame } from './dots/interchange.js';
 import { goPositionTrack } from './go/positions.js';
 import type { GoInterchangeGame } from './go/interchange.js';
 
@@ -11,6 +13,8 @@ export function positionTrackOf(game: InterchangeGame): PositionTrack | null {
       return goPositionTrack(game as GoInterchangeGame);
     case 'checkers':
       return checkersPositionTrack(game as CheckersInterchange);
+    case 'dots':
+      return dotsPositionTrack(game as DotsInterchangeGame);
     default:
       return null;
   }

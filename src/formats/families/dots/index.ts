@@ -19,3 +19,5 @@ export type {
   DotsSetupDot,
   DotsVariation,
 } from './interchange.js';
+export { dotsPositionTrack } from './positions.js';
+export type { DotsTrackOptions } from './positions.js';

@@ -1,5 +1,5 @@
-import type { FormatPlugin, GameAnalysis, GameRecord, JsonValue, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
-import { dotsReplayPly, dotsScoreText, surroundingMoves } from '../../families/dots/index.js';
+import type { FormatPlugin, GameAnalysis, GameRecord, JsonValue, PlayerEntry, PositionTrack, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import { dotsPositionTrack, dotsReplayPly, dotsScoreText, surroundingMoves } from '../../families/dots/index.js';
 import type { CellName, DotsInterchangeGame, DotsInterchangeMove } from '../../families/dots/index.js';
 import { dotsIllegalMove, dotsOutcomes } from '../../families/dots/problems.js';
 import { outcomesByScore } from '../../families/outcome.js';
@@ -48,6 +48,12 @@ export const dotsTranscriptPlugin: FormatPlugin = {
   async toInterchange(file: UploadedFile, options: ReadOptions): Promise<DotsInterchangeGame> {
     const { transcript } = readTranscript(decodeUtf8(file.bytes), options.limits);
     return transcriptToInterchange(transcript, replayTranscript(transcript));
+  },
+
+  /** The family's positions of the plain model, under the transcript's rule on first dots (which the model keeps only in words). */
+  async positions(file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null> {
+    const { transcript } = readTranscript(decodeUtf8(file.bytes), options.limits);
+    return dotsPositionTrack(transcriptToInterchange(transcript, replayTranscript(transcript)), { centralStart: transcript.centralStart });
   },
 };
 
