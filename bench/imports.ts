@@ -11,6 +11,8 @@ import type { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
 import { GamesExportRepository } from '../src/games/games-export.repository.js';
 import { GamesViewRepository } from '../src/games/games-view.repository.js';
+import { apply } from '../src/rules/symmetry.js';
+import type { Transform } from '../src/rules/symmetry.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { timeExport } from './export.js';
 import { startInProcess, withScratchDatabase } from './served.js';
@@ -203,9 +205,12 @@ interface Played {
   readonly result: string;
 }
 
-/** The games of the TYGEM folder as SGF, in collections of PER_FILE, written as a tar: counts of games and files. */
-export async function packGames(tygem: string, wanted: number, path: string): Promise<{ games: number; files: number }> {
-  const index = await readIndex(tygem);
+/**
+ * The games of the TYGEM folder as SGF, in collections of PER_FILE, written as a tar: counts of games and files.
+ * `turnCopies`: the copies past the 39,589 games there are are turned through a symmetry of the board
+ * (the second copy a quarter turn, and so on through the eight), not only named apart.
+ */
+export async function packGames(tygem: string, wanted: number, path: string, { turnCopies = false } = {}): Promise<{ games: number; files: number }> {
   const pack = tar.pack();
   const writing = pipeline(pack, createWriteStream(path));
   let games = 0;
@@ -217,7 +222,23 @@ export async function packGames(tygem: string, wanted: number, path: string): Pr
     await new Promise<void>((resolve, reject) => pack.entry({ name: `tygem/${String(files++).padStart(4, '0')}.sgf`, size: text.length }, text, (error) => (error ? reject(error) : resolve())));
     collection = [];
   };
+  for await (const sgf of tygemSgf(tygem, wanted, { turnCopies })) {
+    collection.push(sgf);
+    games++;
+    if (collection.length === PER_FILE) await flush();
+  }
+  await flush();
+  pack.finalize();
+  await writing;
+  return { games, files };
+}
+
+/** The first `wanted` games of the TYGEM folder as SGF texts, repeated (and with `turnCopies`, turned) past the end. */
+export async function* tygemSgf(tygem: string, wanted: number, { turnCopies = false } = {}): AsyncGenerator<string> {
+  const index = await readIndex(tygem);
+  let games = 0;
   for (let copy = 1; games < wanted; copy++) {
+    const turn = turnCopies ? (copy - 1) % 8 : 0;
     for (const month of MONTHS) {
       for await (const line of zipLines(join(tygem, `${month}.zip`))) {
         if (games >= wanted) break;
@@ -226,16 +247,20 @@ export async function packGames(tygem: string, wanted: number, path: string): Pr
         const id = line.slice(0, tab);
         const played = index.get(id);
         const tags = played ? `PB[${escape(played.black)}]PW[${escape(played.white)}]DT[${played.date}]RE[${escape(played.result)}]` : '';
-        collection.push(`(;GM[1]FF[4]CA[UTF-8]SZ[19]GN[TYGEM ${id}${copy > 1 ? ` copy ${copy}` : ''}]${tags}${line.slice(tab + 1).trim()})`);
+        const moves = line.slice(tab + 1).trim();
+        yield `(;GM[1]FF[4]CA[UTF-8]SZ[19]GN[TYGEM ${id}${copy > 1 ? ` copy ${copy}` : ''}]${tags}${turn === 0 ? moves : turnedMoves(moves, turn)})`;
         games++;
-        if (collection.length === PER_FILE) await flush();
       }
     }
   }
-  await flush();
-  pack.finalize();
-  await writing;
-  return { games, files };
+}
+
+/** SGF move points of a 19x19 game turned by a symmetry (`tt` and empty values, passes, stay). */
+function turnedMoves(moves: string, transform: number): string {
+  return moves.replace(/\[([a-s])([a-s])\]/g, (_, x: string, y: string) => {
+    const [tx, ty] = apply(transform as Transform, x.charCodeAt(0) - 97, y.charCodeAt(0) - 97, 19, 19);
+    return `[${String.fromCharCode(97 + tx)}${String.fromCharCode(97 + ty)}]`;
+  });
 }
 
 const escape = (text: string) => text.replace(/[\\\]]/g, (c) => `\\${c}`);

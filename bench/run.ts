@@ -12,6 +12,7 @@ import { run as pegSolitaire } from './peg-solitaire.js';
 import { run as load } from './load.js';
 import { run as migration } from './migration.js';
 import { run as positionKeys } from './position-keys.js';
+import { run as positions } from './positions.js';
 import { run as rss } from './rss.js';
 import { run as search } from './search.js';
 import { run as storage } from './storage.js';
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   checkers,
   'peg-solitaire': pegSolitaire,
   'position-keys': positionKeys,
+  positions,
   archive,
   export: exportGames,
   imports,

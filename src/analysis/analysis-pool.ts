@@ -23,6 +23,8 @@ export interface AnalysisPoolOptions {
   readonly limits: ReadLimits;
   /** Format plugin modules each thread loads besides the built-in plugins (FORMAT_PLUGIN_MODULES). */
   readonly pluginModules?: readonly string[];
+  /** Whether games read to be stored get their positions made for the position index (POSITION_INDEX); true when absent. */
+  readonly positions?: boolean;
 }
 
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
@@ -54,7 +56,7 @@ export class AnalysisPool {
       maxThreads: options.threads,
       idleTimeout: IDLE_THREAD_MS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
-      workerData: { pluginModules: options.pluginModules ?? [] },
+      workerData: { pluginModules: options.pluginModules ?? [], positions: options.positions ?? true },
     });
   }
 

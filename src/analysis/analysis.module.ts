@@ -18,6 +18,7 @@ import { AnalysisPool } from './analysis-pool.js';
           budgetMs: config.ANALYSIS_BUDGET_MS,
           limits: config.limits,
           pluginModules: config.formatPluginModules,
+          positions: config.POSITION_INDEX,
         }),
     },
   ],

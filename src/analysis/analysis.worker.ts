@@ -12,7 +12,10 @@ import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply } from './
  * runs here, never on the archive's event loop, and so does drawing board pictures as PNG. A FormatError travels back as data (the upload's
  * fault, answered 4xx); any other error is rethrown and becomes a server error.
  */
-const extraPlugins = await loadPluginModules((workerData as { pluginModules?: string[] } | undefined)?.pluginModules ?? []);
+const data = workerData as { pluginModules?: string[]; positions?: boolean } | undefined;
+const extraPlugins = await loadPluginModules(data?.pluginModules ?? []);
+/** Whether games read to be stored get their positions made (POSITION_INDEX). */
+const positions = data?.positions ?? true;
 const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
 
 export default async function analyse(task: AnalysisTask): Promise<AnalysisReply> {
@@ -27,7 +30,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: task.withReplay === false });
+      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: positions && task.withReplay === false });
       return { ok: true, record: task.withReplay === false ? withoutReplay(record) : record };
     }
     if (task.kind === 'readMany') {
@@ -37,7 +40,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: true })) });
+          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: positions })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });

@@ -107,6 +107,14 @@ export class AppConfig {
   @IntSetting(1, 1, 4)
   MAX_IMPORT_DEPTH = 1;
 
+  /**
+   * Index every position of each game stored (docs/positions.md): what GET/POST /positions/… search.
+   * false stores games without it (imports a little faster, about 20 bytes a ply less); games stored
+   * so are indexed by POST /reindex once it is true again.
+   */
+  @BooleanSetting(true)
+  POSITION_INDEX = true;
+
   /** Most games one uploaded file (an SGF collection, a PDN database) may hold. */
   @IntSetting(10_000, 1, 1_000_000)
   MAX_GAMES_PER_FILE = 10_000;

@@ -37,8 +37,6 @@ export interface ReadRequest {
 export interface ReadResult extends GameRecord {
   readonly charset: SourceCharset;
   readonly spans: TextSpans;
-  /** The positions of the main line, when asked for (`withPositions`) and the game has them. */
-  readonly positions?: PositionTrack | null;
 }
 
 /**
@@ -84,7 +82,7 @@ export class FormatReader {
     const { bytes, charset } = utf8View(upload.bytes);
     const file = { ...upload, bytes };
     checkUploadBasics(bytes);
-    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits, withReplay: request.withReplay };
+    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits, withReplay: request.withReplay, withPositions: request.withPositions };
     // Spans only where plugins read the bytes as uploaded: UTF-16 text is re-encoded for them.
     const withSpans = (record: GameRecord): ReadResult => ({
       ...record,
@@ -99,7 +97,7 @@ export class FormatReader {
       const record = await plugin.read(file, { ...options, format: chosen.format });
       if (record.analysis) checkIndexedTexts(indexedTexts(record.analysis));
       const read = withSpans(record);
-      if (!request.withPositions || !record.analysis) return read;
+      if (!request.withPositions || !record.analysis || record.positions !== undefined) return read;
       return { ...read, positions: await positionsOf(plugin, file, { ...options, format: chosen.format }) };
     }
     const notIndexedReason = describeUnrecognised(bytes);

@@ -57,6 +57,12 @@ export interface ReadOptions {
    * and save building it (the archive makes a replay on request). Everything else stays the same.
    */
   readonly withReplay?: boolean;
+  /**
+   * True when the game is to be stored with its positions: a plugin may give them in
+   * `GameRecord.positions` from the replay it makes anyway, which saves the archive reading the file
+   * a second time for them (see {@link FormatPlugin.positions}).
+   */
+  readonly withPositions?: boolean;
 }
 
 export interface FormatPlugin {
@@ -143,6 +149,8 @@ export interface GameRecord {
   readonly analysis?: GameAnalysis;
   /** Why the file is stored but not indexed (e.g. no schema for its publisher/version). */
   readonly notIndexedReason?: string;
+  /** The positions of the main line, when asked for (`withPositions`) and the plugin makes them while reading; absent: the archive makes them. */
+  readonly positions?: PositionTrack | null;
 }
 
 export interface GameAnalysis {

@@ -8,7 +8,7 @@ import type { UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { playerNameKey } from './player-name-key.js';
-import { POSITION_ROW_FIELDS, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
+import { POSITION_ROW_FIELDS, positionEntries, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
 import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
 
 export interface NewGame {
@@ -126,6 +126,11 @@ export class GamesWriteRepository {
     const params: unknown[] = [JSON.stringify(fields), batch.map((game) => (inline(game) ? game.file.bytes : null))];
     const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
     const fileArray = params.length > 2 ? `ARRAY[${files.join(', ')}]` : `'{}'::bytea[]`;
+    // Each game's positions as a binary parameter of its own, as the larger files are.
+    const tracks = batch.map((game) => {
+      const entries = positionEntries(game.record.positions);
+      return entries === null ? 'NULL::bytea' : `$${params.push(entries)}::bytea`;
+    });
     const rows = await query<{ id: string; sha256: string; uploaded_at: Date }>(
       `WITH src AS (
          SELECT s.*, b.raw
@@ -149,7 +154,7 @@ export class GamesWriteRepository {
          -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
          INSERT INTO game_files (game_id, raw)
          SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
-       ), ${indexRowsFrom('made')}, ${positionRowsFrom('made')}
+       ), ${indexRowsFrom('made')}, ${positionRowsFrom('made', `ARRAY[${tracks.join(', ')}]`)}
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
       params,
     );
@@ -191,10 +196,10 @@ export class GamesWriteRepository {
         [id],
       );
       await manager.query(
-        `WITH made AS (SELECT $1::bigint AS id, s.* FROM json_to_record($2::json) AS s(family text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS})),
-         ${indexRowsFrom('made')}, ${positionRowsFrom('made')}
+        `WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS})),
+         ${indexRowsFrom('made')}, ${positionRowsFrom('made', 'ARRAY[$3::bytea]')}
          SELECT 1`,
-        [id, JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions) })],
+        [id, JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions) }), positionEntries(record.positions)],
       );
       return true;
     });

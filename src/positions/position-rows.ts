@@ -32,38 +32,48 @@ export function keyBytes(key: bigint): Buffer {
   return bytes;
 }
 
-/** The columns of a game's `game_positions` row as JSON fields (the write statements read them with json_to_record). */
+/**
+ * What a write statement needs of a game's `game_positions` row beside the entries themselves (which
+ * go as a binary parameter of their own: written out in JSON they would be hex, twice the bytes, and
+ * parsed back by the database): the last ply, the buckets, where the head ends.
+ */
 export interface PositionRowFields {
   readonly position_plies: number | null;
   readonly position_buckets: string | null;
-  readonly position_head: string | null;
-  readonly position_tail: string | null;
+  readonly position_split: number | null;
 }
 
-export const POSITION_ROW_FIELDS = 'position_plies int, position_buckets text, position_head text, position_tail text';
+export const POSITION_ROW_FIELDS = 'position_plies int, position_buckets text, position_split int';
 
 export function positionRowFields(track: PositionTrack | null | undefined): PositionRowFields {
-  if (!track || track.entries.length === 0) return { position_plies: null, position_buckets: null, position_head: null, position_tail: null };
+  if (!track || track.entries.length === 0) return { position_plies: null, position_buckets: null, position_split: null };
   const { entries, stride } = track;
   const count = entries.length / stride;
   const buckets = new Set<number>();
   for (let at = 0; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
-  const split = Math.min(count, HEAD_ENTRIES) * stride;
-  const hex = (from: number, to: number) => Buffer.from(entries.buffer, entries.byteOffset + from, to - from).toString('hex');
   return {
     position_plies: count - 1,
     position_buckets: `{${[...buckets].sort((a, b) => a - b).join(',')}}`,
-    position_head: hex(0, split),
-    position_tail: split < entries.length ? hex(split, entries.length) : null,
+    position_split: Math.min(count, HEAD_ENTRIES) * stride,
   };
 }
 
-/** A CTE inserting the `game_positions` rows of the games of CTE `made` (columns `id`, `family` and {@link POSITION_ROW_FIELDS}). */
-export function positionRowsFrom(made: string): string {
+/** A game's entries as a statement's parameter (sent as binary), or null when it has none. */
+export function positionEntries(track: PositionTrack | null | undefined): Buffer | null {
+  if (!track || track.entries.length === 0) return null;
+  return Buffer.from(track.entries.buffer, track.entries.byteOffset, track.entries.byteLength);
+}
+
+/**
+ * A CTE inserting the `game_positions` rows of the games of CTE `made` (columns `id`, `i`, `family`
+ * and {@link POSITION_ROW_FIELDS}), their entries the `i`-th element of the bytea array `entries`.
+ */
+export function positionRowsFrom(made: string, entries: string): string {
   return `positions AS (
          INSERT INTO game_positions (game_id, plies, family_id, buckets, head, tail)
-         SELECT m.id, m.position_plies, fa.id, m.position_buckets::int[], decode(m.position_head, 'hex'), decode(m.position_tail, 'hex')
-         FROM ${made} m JOIN families fa ON fa.name = m.family
+         SELECT m.id, m.position_plies, fa.id, m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+                nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
+         FROM ${made} m JOIN families fa ON fa.name = m.family JOIN unnest(${entries}) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        )`;
 }

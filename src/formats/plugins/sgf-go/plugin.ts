@@ -1,5 +1,5 @@
 import { FormatError } from '../../../core/errors.js';
-import { replayGoGame } from '../../families/go/index.js';
+import { goPositionTrack, replayGoGame } from '../../families/go/index.js';
 import type { GoInterchangeGame } from '../../families/go/index.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
 import { SgfCollection, findProperty, parseSgf, peekRoot, splitSgf } from '../../syntaxes/sgf/index.js';
@@ -80,7 +80,9 @@ export const sgfGoPlugin: FormatPlugin = {
     if (reason !== null) return { ...columns, family: 'go', notIndexedReason: `${reason}: stored verbatim, not indexed` };
     const game = buildGame(collection, tree, options.limits);
     const replay = replayGoGame(game.width, game.roots, game.initial ?? undefined);
-    return { ...columns, family: 'go', analysis: analyseSgfGo(collection, game, replay, options.withReplay !== false) };
+    const analysis = analyseSgfGo(collection, game, replay, options.withReplay !== false);
+    // The positions from the model already built, instead of the archive reading the file again.
+    return { ...columns, family: 'go', analysis, ...(options.withPositions ? { positions: goPositionTrack(sgfToInterchange(game)) } : {}) };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {

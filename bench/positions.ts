@@ -1,0 +1,240 @@
+import 'reflect-metadata';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { DataSource } from 'typeorm';
+import { GoPosition } from '../src/rules/go/index.js';
+import { BLACK, WHITE } from '../src/rules/go/types.js';
+import type { Stone } from '../src/rules/go/types.js';
+import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
+import { packGames, tygemSgf } from './imports.js';
+import { percentile, startInProcess, withScratchDatabase } from './served.js';
+
+/**
+ * The position index at scale (issue 28): BENCH_POSITIONS_GAMES real Go games (default 100,000: the
+ * TYGEM games of January to June 2006, TABULA_REALDATA, each copy past the 39,589 there are turned
+ * through a symmetry of the board) imported twice into fresh archives in the same run, with the
+ * position index and without it (POSITION_INDEX=false): the rates side by side and the peak RSS. Then
+ * the index's size per indexed ply (PostgreSQL's own sizes: table, its TOAST and indexes), and
+ * BENCH_POSITIONS_SAMPLES positions drawn from the stored games at plies 0–150 (a tenth at plies 0–6,
+ * where the openings everyone plays are), each asked three ways: over HTTP (GET /positions/games,
+ * the explorer, and both narrowed by a month of play or by a player), by a bare SQL query giving the
+ * same games (GIN candidates, confirmed by the key) on the archive's connection, and once, as the
+ * floor a search without an index has, by a brute-force replay of every game with the rules engine
+ * comparing boards under the eight symmetries. Embedded database (on disk) always; a PostgreSQL
+ * server with BENCH_DATABASE_URL.
+ */
+const SAMPLES = Number(process.env.BENCH_POSITIONS_SAMPLES ?? 200);
+const GOALS = { games: 20, explorer: 100, filtered: 300 } as const;
+
+export async function run(): Promise<void> {
+  const tygem = realdataForBench('positions', TYGEM_GAMES);
+  const wanted = Number(process.env.BENCH_POSITIONS_GAMES ?? 100_000);
+  const folder = await mkdtemp(join(tmpdir(), 'tabula-bench-positions-'));
+  try {
+    const tarPath = join(folder, 'games.tar');
+    const made = performance.now();
+    const { games, files } = await packGames(tygem, wanted, tarPath, { turnCopies: true });
+    console.log(`positions: ${games} TYGEM games (copies turned) as ${files} SGF collections, ${((await stat(tarPath)).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - made) / 1000).toFixed(1)} s`);
+    const brute = await bruteForceFloor(tygem, wanted);
+    console.log(
+      `positions: brute force, the position after ply 30 of the first game looked for in all ${brute.games} games by replaying each with the rules engine ` +
+        `and comparing boards under 8 symmetries: ${(brute.ms / 1000).toFixed(1)} s, ${brute.found} games found`,
+    );
+    await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') }, { DATA_DIR: join(folder, 'data-without') });
+    const serverUrl = process.env.BENCH_DATABASE_URL;
+    if (!serverUrl) {
+      console.log('positions: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
+      return;
+    }
+    await withScratchDatabase(serverUrl, 'tabula_bench_positions', (url) =>
+      withScratchDatabase(serverUrl, 'tabula_bench_positions_without', (without) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, { DATABASE_URL: without })),
+    );
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function measure(label: string, tarPath: string, settings: Record<string, string>, without: Record<string, string>): Promise<void> {
+  const bare = await importInto({ ...without, POSITION_INDEX: 'false' }, tarPath, async () => undefined);
+  await importInto(settings, tarPath, async (db, baseUrl, imported) => {
+    const share = (imported.rate / bare.rate) * 100;
+    console.log(
+      `positions [${label}]: import with the position index ${imported.rate.toFixed(0)} games/s (${imported.games} games, peak RSS ${imported.peakMb.toFixed(0)} MB), ` +
+        `without it ${bare.rate.toFixed(0)} games/s (peak RSS ${bare.peakMb.toFixed(0)} MB): ${share.toFixed(0)} % (goal ≥ 50 %: ${share >= 50 ? 'met' : 'NOT met'}; peak ≤ 1 GB: ${imported.peakMb <= 1024 ? 'met' : 'NOT met'})`,
+    );
+    await db.query('VACUUM ANALYZE game_positions');
+    const [size] = await db.query<{ total: string; heap: string; toast: string; indexes: string; plies: string; rows: string }[]>(
+      `SELECT pg_total_relation_size('game_positions') AS total, pg_relation_size('game_positions') AS heap,
+              pg_total_relation_size('game_positions') - pg_relation_size('game_positions') - pg_indexes_size('game_positions') AS toast,
+              pg_indexes_size('game_positions') AS indexes, (SELECT sum(plies + 1) FROM game_positions) AS plies, (SELECT count(*) FROM game_positions) AS rows`,
+    );
+    const perPly = Number(size.total) / Number(size.plies);
+    console.log(
+      `positions [${label}]: ${Number(size.rows)} games, ${Number(size.plies)} positions indexed in ${(Number(size.total) / 1e6).toFixed(1)} MB ` +
+        `(rows ${(Number(size.heap) / 1e6).toFixed(1)}, out of line ${(Number(size.toast) / 1e6).toFixed(1)}, indexes ${(Number(size.indexes) / 1e6).toFixed(1)}): ` +
+        `${perPly.toFixed(1)} bytes per indexed ply (goal ≤ 24: ${perPly <= 24 ? 'met' : 'NOT met'})`,
+    );
+    const samples: { game_id: string; ply: number; key: Buffer; date: string | null; player: string | null }[] = await db.query(
+      `WITH drawn AS (
+         SELECT p.game_id, CASE WHEN n % 10 = 0 THEN floor(random() * least(p.plies, 6) + 0.5)::int ELSE floor(random() * (least(p.plies, 150) + 1))::int END AS ply
+         FROM (SELECT game_id, plies, row_number() OVER () AS n FROM game_positions TABLESAMPLE BERNOULLI (5) ORDER BY random() LIMIT $1) p
+       )
+       SELECT d.game_id, d.ply,
+              substring(CASE WHEN d.ply < 16 THEN p.head ELSE p.tail END FROM (CASE WHEN d.ply < 16 THEN d.ply ELSE d.ply - 16 END) * 11 + 1 FOR 8) AS key,
+              to_char(a.date_played, 'YYYY-MM') AS date, (SELECT name FROM game_players WHERE game_id = d.game_id ORDER BY seat LIMIT 1) AS player
+       FROM drawn d JOIN game_positions p ON p.game_id = d.game_id LEFT JOIN game_analyses a ON a.game_id = d.game_id`,
+      [SAMPLES],
+    );
+    const http = async (path: string) => {
+      const started = performance.now();
+      const answer = await fetch(`${baseUrl}${path}`);
+      if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
+      await answer.arrayBuffer();
+      return performance.now() - started;
+    };
+    const timed: Record<string, number[]> = { games: [], explorer: [], 'games, a month of play': [], 'explorer, a month of play': [], 'games, a player': [], 'explorer, a player': [], 'bare SQL': [] };
+    for (const sample of samples) {
+      const at = `game=${sample.game_id}&ply=${sample.ply}`;
+      timed.games.push(await http(`/positions/games?${at}`));
+      timed.explorer.push(await http(`/positions/explorer?${at}`));
+      if (sample.date) {
+        const [year, month] = sample.date.split('-').map(Number);
+        const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+        const period = `playedFrom=${sample.date}-01&playedTo=${sample.date}-${last}`;
+        timed['games, a month of play'].push(await http(`/positions/games?${at}&${period}`));
+        timed['explorer, a month of play'].push(await http(`/positions/explorer?${at}&${period}`));
+      }
+      if (sample.player) {
+        const player = `player=${encodeURIComponent(sample.player)}`;
+        timed['games, a player'].push(await http(`/positions/games?${at}&${player}`));
+        timed['explorer, a player'].push(await http(`/positions/explorer?${at}&${player}`));
+      }
+      timed['bare SQL'].push(await bareSql(db, sample.key));
+    }
+    for (const [name, times] of Object.entries(timed)) {
+      const sorted = [...times].sort((a, b) => a - b);
+      const goal = name === 'games' ? GOALS.games : name === 'explorer' ? GOALS.explorer : name === 'bare SQL' ? null : GOALS.filtered;
+      const p95 = percentile(sorted, 95);
+      console.log(
+        `positions [${label}]: ${name.padEnd(26)} ${String(sorted.length).padStart(4)} positions, p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms` +
+          (goal === null ? ' (the same games, their count and first plies, on the archive connection)' : ` (goal ≤ ${goal} ms: ${p95 <= goal ? 'met' : 'NOT met'})`),
+      );
+    }
+  });
+}
+
+interface Imported {
+  readonly games: number;
+  readonly rate: number;
+  readonly peakMb: number;
+}
+
+/** A fresh archive with `settings` importing the tar; `then` runs on it before it closes. */
+async function importInto(settings: Record<string, string>, tarPath: string, then: (db: DataSource, baseUrl: string, imported: Imported) => Promise<void>): Promise<Imported> {
+  const { app, baseUrl } = await startInProcess({ ...settings, MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
+  try {
+    const db = app.get<DataSource>(getDataSourceToken());
+    await db.query('CHECKPOINT');
+    const rss = () => process.memoryUsage.rss() / 1024 / 1024;
+    let peak = rss();
+    const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
+    const started = performance.now();
+    const answer = await fetch(`${baseUrl}/imports`, {
+      method: 'POST',
+      body: Readable.toWeb(createReadStream(tarPath)) as ReadableStream,
+      headers: { 'Content-Type': 'application/x-tar' },
+      duplex: 'half',
+    } as RequestInit);
+    if (answer.status !== 202) throw new Error(`POST /imports answered ${answer.status}: ${await answer.text()}`);
+    const location = answer.headers.get('location');
+    let state = { state: 'running', gamesStored: 0 };
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const polled = await fetch(`${baseUrl}${location}`);
+      if (polled.status === 200) state = (await polled.json()) as typeof state;
+      else await polled.arrayBuffer();
+    } while (state.state === 'running');
+    const ms = performance.now() - started;
+    clearInterval(sampler);
+    const imported = { games: state.gamesStored, rate: state.gamesStored / (ms / 1000), peakMb: peak };
+    await then(db, baseUrl, imported);
+    return imported;
+  } finally {
+    await app.close();
+  }
+}
+
+/** The games holding a key, their count and first plies, as one hand-written query on the archive's connection. */
+async function bareSql(db: DataSource, key: Buffer): Promise<number> {
+  const bucket = (key[0] << 12) | (key[1] << 4) | (key[2] >> 4);
+  const started = performance.now();
+  await db.query(
+    `WITH hit AS (
+       SELECT game_id, position($1::bytea IN head || coalesce(tail, ''::bytea)) - 1 AS at
+       FROM game_positions WHERE buckets @> ARRAY[$2::int]
+     )
+     SELECT game_id, at / 11 AS ply, count(*) OVER () AS total FROM hit WHERE at >= 0 AND at % 11 = 0 ORDER BY game_id DESC LIMIT 20`,
+    [key, bucket],
+  );
+  return performance.now() - started;
+}
+
+/**
+ * A search without any index: every game replayed by the rules engine, the board after each ply
+ * compared with the sought one turned by each of the eight symmetries (stone counts first).
+ */
+async function bruteForceFloor(tygem: string, wanted: number): Promise<{ games: number; found: number; ms: number }> {
+  const lines: string[] = [];
+  for await (const sgf of tygemSgf(tygem, wanted, { turnCopies: true })) lines.push(sgf);
+  const movesOf = (sgf: string) => [...sgf.matchAll(/;([BW])\[([a-s]{2})?\]/g)].map((m) => ({ stone: (m[1] === 'B' ? BLACK : WHITE) as Stone, point: m[2] }));
+  const replayTo = (moves: ReturnType<typeof movesOf>, plies: number, visit?: (position: GoPosition, ply: number) => boolean): GoPosition => {
+    const position = new GoPosition(19);
+    for (let i = 0; i < Math.min(plies, moves.length); i++) {
+      const { stone, point } = moves[i];
+      if (point) position.play(stone, point.charCodeAt(0) - 97, point.charCodeAt(1) - 97);
+      else position.pass();
+      if (visit?.(position, i + 1)) break;
+    }
+    return position;
+  };
+  const sought = replayTo(movesOf(lines[0]), 30).cells;
+  const turn = (cells: Uint8Array, t: number) => {
+    const out = new Uint8Array(361);
+    for (let y = 0; y < 19; y++) {
+      for (let x = 0; x < 19; x++) {
+        const [tx, ty] = [
+          [x, y],
+          [18 - y, x],
+          [18 - x, 18 - y],
+          [y, 18 - x],
+          [18 - x, y],
+          [x, 18 - y],
+          [y, x],
+          [18 - y, 18 - x],
+        ][t];
+        out[ty * 19 + tx] = cells[y * 19 + x];
+      }
+    }
+    return out;
+  };
+  const turned = Array.from({ length: 8 }, (_, t) => turn(sought, t));
+  const stones = sought.reduce((n, cell) => n + (cell === 0 ? 0 : 1), 0);
+  const started = performance.now();
+  let found = 0;
+  for (const sgf of lines) {
+    let hit = false;
+    replayTo(movesOf(sgf), Infinity, (position) => {
+      let count = 0;
+      for (let i = 0; i < 361; i++) if (position.cells[i] !== 0) count++;
+      if (count !== stones) return false;
+      hit = turned.some((board) => board.every((cell, i) => cell === position.cells[i]));
+      return hit;
+    });
+    if (hit) found++;
+  }
+  return { games: lines.length, found, ms: performance.now() - started };
+}
