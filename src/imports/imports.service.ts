@@ -35,9 +35,11 @@ export class ImportsService {
     try {
       const kind = body.multipart ? 'multipart' : await kindOfBody(join(body.folder, BODY_FILE));
       const files = await countFiles(body.folder, kind, entryLimits(this.config));
-      // Kept in the database too, for whichever node runs the import (this one, unless it stops first).
-      const listed = await spoolFiles(body.folder);
-      view = await this.imports.create(kind, body.filename, files, body.folder, { files: listed, chunks: spoolChunks(body.folder, listed) });
+      // On a PostgreSQL server, which several nodes may share, the body is kept in the database too, for
+      // whichever node runs the import. The embedded database has one process, whose spool folder
+      // (under DATA_DIR, or with memory:// as lasting as the database) is all it needs.
+      const listed = this.config.DATABASE_URL === undefined ? undefined : await spoolFiles(body.folder);
+      view = await this.imports.create(kind, body.filename, files, body.folder, listed && { files: listed, chunks: spoolChunks(body.folder, listed) });
     } catch (error) {
       await rm(body.folder, { recursive: true, force: true });
       throw error;
