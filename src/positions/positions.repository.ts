@@ -29,7 +29,8 @@ export interface StoredTrack {
   /**
    * The board's width and height in points or squares, as the game's facts give them, else as its
    * details name the field it was replayed on (a VK game: its facts leave the size unknown, and its
-   * moves are indexed on the 35x35 replay field).
+   * moves are indexed on the 35x35 replay field); for peg solitaire, the slots' bounding box, in
+   * which its moves are indexed.
    */
   readonly width: number;
   readonly height: number;
@@ -67,7 +68,8 @@ export class PositionsRepository {
   async track(gameId: string): Promise<StoredTrack | undefined> {
     const rows: { family: string; plies: number; head: Buffer; tail: Buffer | null; board_width: number | null; board_height: number | null }[] = await this.dataSource.query(
       `SELECT fa.name AS family, p.plies, p.head, p.tail,
-              coalesce(a.board_width, (a.details->'field'->>'width')::int) AS board_width, coalesce(a.board_height, (a.details->'field'->>'height')::int) AS board_height
+              coalesce((a.details->'slotBox'->>'width')::int, a.board_width, (a.details->'field'->>'width')::int) AS board_width,
+              coalesce((a.details->'slotBox'->>'height')::int, a.board_height, (a.details->'field'->>'height')::int) AS board_height
        FROM game_positions p JOIN families fa ON fa.id = p.family_id LEFT JOIN game_analyses a ON a.game_id = p.game_id
        WHERE p.game_id = $1`,
       [gameId],

@@ -193,8 +193,9 @@ function describeMove(sought: Sought, bytes: Buffer): Pick<ExplorerMoveDto, 'mov
       return { move: text, notation: text };
     }
     case 'peg-solitaire': {
+      // In the slots' bounding box (the sought width and height), turned back like a point of a grid.
       const [x1, y1, x2, y2] = [0, 2, 4, 6].map((at) => bytes.readUInt16BE(at));
-      const text = `${x1},${y1}-${x2},${y2}`;
+      const text = `${point(x1, y1).join(',')}-${point(x2, y2).join(',')}`;
       return { move: text, notation: text };
     }
   }

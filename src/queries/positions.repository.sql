@@ -3,7 +3,8 @@
 
 -- PositionsRepository.track
 SELECT fa.name AS family, p.plies, p.head, p.tail,
-              coalesce(a.board_width, (a.details->'field'->>'width')::int) AS board_width, coalesce(a.board_height, (a.details->'field'->>'height')::int) AS board_height
+              coalesce((a.details->'slotBox'->>'width')::int, a.board_width, (a.details->'field'->>'width')::int) AS board_width,
+              coalesce((a.details->'slotBox'->>'height')::int, a.board_height, (a.details->'field'->>'height')::int) AS board_height
        FROM game_positions p JOIN families fa ON fa.id = p.family_id LEFT JOIN game_analyses a ON a.game_id = p.game_id
        WHERE p.game_id = $1;
 

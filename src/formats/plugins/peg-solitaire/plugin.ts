@@ -2,12 +2,14 @@ import { census } from '../../../rules/peg-solitaire/board.js';
 import type { Board } from '../../../rules/peg-solitaire/board.js';
 import { playJumps } from '../../../rules/peg-solitaire/play.js';
 import { solve } from '../../../rules/peg-solitaire/solver.js';
+import type { SolveResult } from '../../../rules/peg-solitaire/solver.js';
 import { FormatError } from '../../../core/errors.js';
 import { DEFAULT_LIMITS, ReadLimits } from '../../../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, JsonValue, ReadOptions, RegeneratedFile, ReplayPly, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, JsonValue, PositionTrack, ReadOptions, RegeneratedFile, ReplayPly, UploadedFile } from '../../plugin.js';
 import { decodeUtf8 } from '../../text/decode.js';
 import { sniffVersion } from './detect.js';
 import { pegReplayPly } from '../../families/peg-solitaire/plies.js';
+import { pegPositionTrack, pegSlotBox } from '../../families/peg-solitaire/positions.js';
 import { parseV1 } from './read-v1.js';
 import { parseV2 } from './read-v2.js';
 import type { ParsedBoardFile } from './model.js';
@@ -65,6 +67,7 @@ export const pegSolitairePlugin: FormatPlugin = {
     const { board } = parsed;
     const counts = census(board);
     const outcome = solve(board, { timeBudgetMs: options.timeBudgetMs });
+    solved.set(file.bytes, outcome);
     const played = playJumps(board, outcome.solvable === 'yes' ? outcome.solution : []);
     const replay: ReplayPly[] = played.jumps.map(pegReplayPly);
     const details: Record<string, JsonValue> = {
@@ -77,6 +80,8 @@ export const pegSolitairePlugin: FormatPlugin = {
       stoneCount: counts.stoneCount,
       stoneValue: counts.stoneValue,
       targets: counts.targets,
+      // The slots' bounding box: position searches name jumps in its coordinates.
+      slotBox: pegSlotBox(board),
       solvable: outcome.solvable,
     };
     if (outcome.solvable === 'no') details.unsolvableBecause = outcome.reason;
@@ -107,6 +112,17 @@ export const pegSolitairePlugin: FormatPlugin = {
     };
   },
 
+  /**
+   * The board, then the board after each jump of the solution the replay shows (the one `read` found
+   * for the same bytes when it has just read them, else solved again), as the family's track.
+   */
+  async positions(file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null> {
+    const { board } = readBoardFile(file, options.format, options.limits);
+    const outcome = solved.get(file.bytes) ?? solve(board, { timeBudgetMs: options.timeBudgetMs });
+    solved.delete(file.bytes);
+    return pegPositionTrack(board, outcome.solvable === 'yes' ? outcome.solution : []);
+  },
+
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
     const parsed = readBoardFile(file, options.format, options.limits);
     const stem = file.filename?.replace(/\.[^./\\]*$/, '').replace(/^.*[\\/]/, '') || 'board';
@@ -119,6 +135,13 @@ export const pegSolitairePlugin: FormatPlugin = {
     };
   },
 };
+
+/**
+ * The solver's answer for the bytes `read` has just read, for `positions` (the archive asks for both
+ * with the same bytes): a solution found under a time budget is not solved twice, and the positions
+ * follow the very jumps the stored analysis shows.
+ */
+const solved = new WeakMap<Uint8Array, SolveResult>();
 
 /** Boards up to this many cells carry their starting layout in the details (a viewer draws from it). */
 const LAYOUT_MAX_CELLS = 4096;
