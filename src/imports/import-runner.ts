@@ -160,8 +160,10 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       lease.stop();
       // Finished (its state written) or stopped: the database answers for it again.
       this.live = undefined;
-      // Stopping with files left: any node may go on with it at once (a no-op once finished or taken over).
-      if (this.stopping) await this.imports.release(job.id, this.node).catch(() => undefined);
+      // Left with files to go (stopping, or a failure of the server's): any node, this one too, may go
+      // on with it at once rather than once the lease has run out. A no-op once finished or taken over;
+      // should the database be away, the lease runs out all the same.
+      await this.imports.release(job.id, this.node).catch(() => undefined);
     }
   }
 
