@@ -9,6 +9,7 @@ import type { DataSource } from 'typeorm';
 import { GoPosition } from '../src/rules/go/index.js';
 import { BLACK, WHITE } from '../src/rules/go/types.js';
 import type { Stone } from '../src/rules/go/types.js';
+import { HEAD_ENTRIES } from '../src/positions/position-rows.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { packGames, tygemSgf } from './imports.js';
 import { percentile, startInProcess, withScratchDatabase } from './served.js';
@@ -84,7 +85,7 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
          FROM (SELECT game_id, plies, row_number() OVER () AS n FROM game_positions TABLESAMPLE BERNOULLI (5) ORDER BY random() LIMIT $1) p
        )
        SELECT d.game_id, d.ply,
-              substring(CASE WHEN d.ply < 16 THEN p.head ELSE p.tail END FROM (CASE WHEN d.ply < 16 THEN d.ply ELSE d.ply - 16 END) * 11 + 1 FOR 8) AS key,
+              substring(CASE WHEN d.ply < ${HEAD_ENTRIES} THEN p.head ELSE p.tail END FROM (CASE WHEN d.ply < ${HEAD_ENTRIES} THEN d.ply ELSE d.ply - ${HEAD_ENTRIES} END) * 11 + 1 FOR 8) AS key,
               to_char(a.date_played, 'YYYY-MM') AS date, (SELECT name FROM game_players WHERE game_id = d.game_id ORDER BY seat LIMIT 1) AS player
        FROM drawn d JOIN game_positions p ON p.game_id = d.game_id LEFT JOIN game_analyses a ON a.game_id = d.game_id`,
       [SAMPLES],
@@ -174,11 +175,13 @@ async function bareSql(db: DataSource, key: Buffer): Promise<number> {
   const started = performance.now();
   await db.query(
     `WITH hit AS (
-       SELECT game_id, position($1::bytea IN head || coalesce(tail, ''::bytea)) - 1 AS at
-       FROM game_positions WHERE buckets @> ARRAY[$2::int]
+       SELECT game_id, position($1::bytea IN head) - 1 AS at FROM game_positions WHERE openings @> ARRAY[$3::bigint]
+       UNION ALL
+       SELECT game_id, octet_length(head) + position($1::bytea IN tail) - 1 FROM game_positions
+       WHERE buckets @> ARRAY[$2::int] AND NOT openings @> ARRAY[$3::bigint] AND position($1::bytea IN tail) > 0
      )
      SELECT game_id, at / 11 AS ply, count(*) OVER () AS total FROM hit WHERE at >= 0 AND at % 11 = 0 ORDER BY game_id DESC LIMIT 20`,
-    [key, bucket],
+    [key, bucket, key.readBigInt64BE(0).toString()],
   );
   return performance.now() - started;
 }

@@ -3,10 +3,12 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The position index (docs/positions.md): one row per game whose positions are indexed, holding
  * every position of its main line packed (`src/formats/families/positions.ts`: the canonical key,
- * the transform, the move played next; `head` the first 16 entries, kept in the row so that the
- * common positions of openings are confirmed without reading more, `tail` the rest, kept out of
- * line), and `buckets`, the distinct top 20 bits of its keys, under a GIN index that finds the
- * games that may hold a key. A query confirms each candidate by finding the whole key in its entries.
+ * the transform, the move played next; `head` the first 12 entries, kept in the row, `tail` the
+ * rest, kept out of line), and two arrays under GIN indexes that find the games holding a key:
+ * `openings`, the keys of the first 12 positions themselves, where the positions thousands of games
+ * share are (a posting list per key, a game found without a false one), and `buckets`, the distinct
+ * top 20 bits of the keys of the later positions, nearly all of them reached by one game (a bucket
+ * lists a few dozen games at 100,000 games; each is confirmed by finding the key in its tail).
  *
  * A new table only: games stored before it get their rows from `POST /reindex`.
  */
@@ -19,15 +21,17 @@ export class Positions1765000000000 implements MigrationInterface {
         game_id   bigint PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         plies     integer NOT NULL CHECK (plies >= 0),
         family_id smallint NOT NULL REFERENCES families (id),
+        openings  bigint[] NOT NULL,
         buckets   integer[] NOT NULL,
         head      bytea NOT NULL,
         tail      bytea
       ) WITH (toast_tuple_target = 256)`);
     // The keys are random bytes: compressing them gains nothing and costs every read.
-    await db.query(`ALTER TABLE game_positions ALTER COLUMN buckets SET STORAGE EXTERNAL, ALTER COLUMN tail SET STORAGE EXTERNAL, ALTER COLUMN head SET STORAGE MAIN`);
+    await db.query(`ALTER TABLE game_positions ALTER COLUMN buckets SET STORAGE EXTERNAL, ALTER COLUMN openings SET STORAGE EXTERNAL, ALTER COLUMN tail SET STORAGE EXTERNAL, ALTER COLUMN head SET STORAGE MAIN`);
     // A game adds some hundred keys to the index at random places: gathered in a pending list and
     // merged a batch at a time, they cost a fraction of inserting each. The list is kept small
     // (512 kB), since every query reads it until the next merge.
+    await db.query(`CREATE INDEX game_positions_openings ON game_positions USING gin (openings) WITH (fastupdate = on, gin_pending_list_limit = 512)`);
     await db.query(`CREATE INDEX game_positions_buckets ON game_positions USING gin (buckets) WITH (fastupdate = on, gin_pending_list_limit = 512)`);
   }
 

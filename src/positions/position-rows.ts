@@ -2,10 +2,10 @@ import type { PositionTrack } from '../formats/plugin.js';
 
 /**
  * How a game's positions are kept in `game_positions` (migrations/1765000000000-Positions.ts): the
- * first {@link HEAD_ENTRIES} entries in the row, the rest out of line, and the distinct buckets of
- * their keys for the GIN index.
+ * first {@link HEAD_ENTRIES} entries in the row and their keys (`openings`) under a GIN index, the
+ * rest out of line and the distinct buckets of their keys under another.
  */
-export const HEAD_ENTRIES = 16;
+export const HEAD_ENTRIES = 12;
 
 /**
  * A key's bucket is its top {@link BUCKET_BITS} bits (0 … 2^20-1). Fewer buckets make the index
@@ -39,22 +39,32 @@ export function keyBytes(key: bigint): Buffer {
  */
 export interface PositionRowFields {
   readonly position_plies: number | null;
+  readonly position_openings: string | null;
   readonly position_buckets: string | null;
   readonly position_split: number | null;
 }
 
-export const POSITION_ROW_FIELDS = 'position_plies int, position_buckets text, position_split int';
+export const POSITION_ROW_FIELDS = 'position_plies int, position_openings text, position_buckets text, position_split int';
+
+/** A key (8 bytes at `at`) as PostgreSQL's signed bigint, in decimal. */
+export function signedKeyAt(bytes: Uint8Array, at: number): string {
+  return new DataView(bytes.buffer, bytes.byteOffset + at, 8).getBigInt64(0).toString();
+}
 
 export function positionRowFields(track: PositionTrack | null | undefined): PositionRowFields {
-  if (!track || track.entries.length === 0) return { position_plies: null, position_buckets: null, position_split: null };
+  if (!track || track.entries.length === 0) return { position_plies: null, position_openings: null, position_buckets: null, position_split: null };
   const { entries, stride } = track;
   const count = entries.length / stride;
+  const split = Math.min(count, HEAD_ENTRIES) * stride;
+  const openings = new Set<string>();
+  for (let at = 0; at < split; at += stride) openings.add(signedKeyAt(entries, at));
   const buckets = new Set<number>();
-  for (let at = 0; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
+  for (let at = split; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
   return {
     position_plies: count - 1,
+    position_openings: `{${[...openings].join(',')}}`,
     position_buckets: `{${[...buckets].sort((a, b) => a - b).join(',')}}`,
-    position_split: Math.min(count, HEAD_ENTRIES) * stride,
+    position_split: split,
   };
 }
 
@@ -70,8 +80,8 @@ export function positionEntries(track: PositionTrack | null | undefined): Buffer
  */
 export function positionRowsFrom(made: string, entries: string): string {
   return `positions AS (
-         INSERT INTO game_positions (game_id, plies, family_id, buckets, head, tail)
-         SELECT m.id, m.position_plies, fa.id, m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, family_id, openings, buckets, head, tail)
+         SELECT m.id, m.position_plies, fa.id, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM ${made} m JOIN families fa ON fa.name = m.family JOIN unnest(${entries}) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL

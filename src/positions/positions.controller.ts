@@ -1,5 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { readJsonBody } from '../games/export/json-body.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { ExplorerDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
 import { BoardPositionBody, GamePositionQuery } from './dto/position-query.dto.js';
@@ -15,6 +17,10 @@ const BY_GAME_PROBLEMS = [
 const BY_BOARD_PROBLEMS = [
   ApiResponse({ status: 400, description: 'A board that is no position of its family (`position.invalid`), a family without position search (`position.family`), a bad filter or cursor.', content: problem }),
 ];
+/** A position written out is a few hundred bytes of SGF or FEN and some filters. */
+const MAX_BODY_BYTES = 64 * 1024;
+const boardOf = (request: Request) => readJsonBody(request, BoardPositionBody, MAX_BODY_BYTES);
+
 const apply = (decorators: MethodDecorator[]): MethodDecorator => (target, key, descriptor) => {
   for (const decorator of decorators) decorator(target, key, descriptor);
 };
@@ -37,9 +43,10 @@ export class PositionsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'gamesThroughBoard', summary: 'The games that reach a position written out (SGF setup, FEN), newest first' })
   @ApiOkResponse({ type: PositionGamesPageDto })
+  @ApiBody({ type: BoardPositionBody })
   @apply(BY_BOARD_PROBLEMS)
-  gamesOfBoard(@Body() body: BoardPositionBody): Promise<PositionGamesPageDto> {
-    return this.positions.gamesOfBoard(body);
+  async gamesOfBoard(@Req() request: Request): Promise<PositionGamesPageDto> {
+    return this.positions.gamesOfBoard(await boardOf(request));
   }
 
   @Get('explorer')
@@ -54,8 +61,9 @@ export class PositionsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'exploreBoard', summary: 'What was played next from a position written out, and how those games ended' })
   @ApiOkResponse({ type: ExplorerDto })
+  @ApiBody({ type: BoardPositionBody })
   @apply(BY_BOARD_PROBLEMS)
-  explorerOfBoard(@Body() body: BoardPositionBody): Promise<ExplorerDto> {
-    return this.positions.explorerOfBoard(body);
+  async explorerOfBoard(@Req() request: Request): Promise<ExplorerDto> {
+    return this.positions.explorerOfBoard(await boardOf(request));
   }
 }

@@ -8,7 +8,7 @@ import type { GameFilters, GameView } from '../games/game-view.js';
 import { whereClause } from '../games/games-search.repository.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
-import { HEAD_ENTRIES } from './position-rows.js';
+import { HEAD_ENTRIES, signedKeyAt } from './position-rows.js';
 
 /** What a search by position looks for: the key's 8 bytes, its bucket, the family's entry size. */
 export interface PositionSought {
@@ -54,10 +54,11 @@ export interface MoveRow {
 const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'hex'), bucket: 0x80000, stride: 11, transforms: null };
 
 /**
- * The position index's reads (src/queries/positions.repository.sql). The games that may hold a key
- * are those whose buckets contain its bucket (the GIN index); each is confirmed by finding the 8
- * bytes of the key at the start of one of its entries: in the row's head first (the first
- * {@link HEAD_ENTRIES} positions, where the common positions are), else in its tail.
+ * The position index's reads (src/queries/positions.repository.sql). A key is looked for among the
+ * keys of the games' first {@link HEAD_ENTRIES} positions (a GIN index of the keys themselves:
+ * the common positions are there), and among the buckets of their later positions (a GIN index of
+ * the keys' top 20 bits): each game found so is confirmed by finding the 8 bytes of the key at the
+ * start of one of its entries.
  */
 @Injectable()
 export class PositionsRepository {
@@ -87,28 +88,38 @@ export class PositionsRepository {
 
   /**
    * A page of the games reaching the position, newest first, after `pastId`, narrowed by the
-   * filters of GET /games; `limit` games at most.
+   * filters of GET /games; `limit` games at most; and how many games reach it with the filters
+   * (past any `pastId`), counted in the same statement.
    */
   @GenerateSql(
     { name: 'newest first', params: [EXAMPLE_SOUGHT, {}, 21] },
     { name: 'exact, a player, past a game', params: [{ ...EXAMPLE_SOUGHT, transforms: [0] }, { player: 'sedol', pastId: 5 }, 21] },
   )
-  async games(sought: PositionSought, filters: GameFilters, limit: number): Promise<PositionHit[]> {
-    const { where, params } = whereClause(filters, limit);
+  async games(sought: PositionSought, filters: GameFilters, limit: number): Promise<{ hits: PositionHit[]; total: number }> {
+    const { pastId, ...narrowing } = filters;
+    // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
+    const { where, params } = whereClause(narrowing);
     const hits = hitsOf(sought, params);
+    const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
-    const rows: (SummaryRow & { at: number; entry: Buffer })[] = await this.dataSource.query(
-      `WITH ${hits}
-       SELECT ${SUMMARY_COLUMNS}, h.at, h.entry
-       FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
-       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+    const rows: (SummaryRow & { at: number; entry: Buffer; total: string })[] = await this.dataSource.query(
+      `WITH ${hits}, matched AS (
+         SELECT h.game_id, h.at, h.entry FROM hit h${where.length > 0 ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+       )
+       SELECT ${SUMMARY_COLUMNS}, m.at, m.entry, (SELECT count(*) FROM matched) AS total
+       FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
+       ${past}
        ORDER BY g.id DESC
        LIMIT $${params.length}`,
       params,
     );
+    if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing) };
     const ids = rows.map((row) => Number(row.id));
-    const players = playersByGame(ids.length === 0 ? [] : await this.dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]));
-    return rows.map((row) => ({ game: toView(row, players.get(Number(row.id)) ?? []), ply: row.at / sought.stride, entry: row.entry }));
+    const players = playersByGame(await this.dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]));
+    return {
+      hits: rows.map((row) => ({ game: toView(row, players.get(Number(row.id)) ?? []), ply: row.at / sought.stride, entry: row.entry })),
+      total: Number(rows[0].total),
+    };
   }
 
   /** How many games reach the position, narrowed by the filters. */
@@ -130,7 +141,8 @@ export class PositionsRepository {
   /**
    * The moves played from the position by the games reaching it (narrowed by the filters), each
    * game counted once, by the move after its first arrival: per move and result (the winner's
-   * colour, `draw` or `unknown`), how many games and the last day one of them was played.
+   * colour, `draw` or `unknown`), how many games and the last day one of them was played. The games
+   * that ended in the position are rows too, with a move of 0xff bytes: every game is in one row.
    */
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
@@ -149,7 +161,6 @@ export class PositionsRepository {
                          CASE WHEN bool_or(p.outcome = 'drawn') THEN 'draw' END, 'unknown') AS result
          FROM game_players p WHERE p.game_id = pl.game_id
        ) r
-       WHERE NOT (get_byte(pl.move, 0) = 255 AND get_byte(pl.move, 1) = 255)
        GROUP BY pl.move, r.result`,
       params,
     );
@@ -167,20 +178,22 @@ function hitsOf(sought: PositionSought, params: unknown[]): string {
     return `$${params.length}`;
   };
   const key = `${param(sought.key)}::bytea`;
+  const opening = `ARRAY[${param(signedKeyAt(sought.key, 0))}::bigint]`;
   const stride = `${param(sought.stride)}::int`;
   const bucket = param(sought.bucket);
   const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY(${param(sought.transforms)}::int[])`;
-  // A key found at an offset that is no entry's start is 8 bytes of two entries: no match (the
-  // chance of it is that of 64 random bits agreeing).
-  return `found AS (
-         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position(${key} IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
+  // The games whose first positions hold the key (found by the key itself), then the others whose
+  // later positions may (found by its bucket), confirmed by finding the key in their tails. A key
+  // found at an offset that is no entry's start is 8 bytes of two entries: no match (the chance of
+  // it is that of 64 random bits agreeing).
+  return `f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
-         WHERE p.buckets @> ARRAY[${bucket}::int]
-       ), f AS (
-         SELECT game_id,
-                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
-                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR ${stride}) ELSE substring(tail FROM tail_at FOR ${stride}) END AS entry
-         FROM found WHERE head_at > 0 OR tail_at > 0
+         WHERE p.openings @> ${opening} AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR ${stride})
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[${bucket}::int] AND NOT p.openings @> ${opening} AND t.at > 0
        ), hit AS (
          SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % ${stride} = 0${exact}
        )`;

@@ -3,7 +3,7 @@ import { ProblemException } from '../common/problem-codes.js';
 /** As GET /games. */
 const DEFAULT_PAGE_SIZE = 20;
 import { FormatError } from '../core/errors.js';
-import { POSITION_MOVES, PASS_POINT, groupTransforms, positionStride } from '../formats/families/positions.js';
+import { NO_MOVE, POSITION_MOVES, PASS_POINT, groupTransforms, positionStride } from '../formats/families/positions.js';
 import { goCoordinate } from '../formats/families/go/index.js';
 import { squareName } from '../formats/families/checkers/notation.js';
 import { queryPosition } from '../formats/families/position-query.js';
@@ -68,10 +68,7 @@ export class PositionsService {
     const { filters, after } = resolveSearch({ ...searchFilters(query), cursor: gamesCursor });
     const repositoryFilters = gameFilters(filters);
     const target = soughtRows(sought);
-    const [hits, total] = await Promise.all([
-      this.positions.games(target, { ...repositoryFilters, pastId: after?.id }, limit + 1),
-      this.positions.count(target, repositoryFilters),
-    ]);
+    const { hits, total } = await this.positions.games(target, { ...repositoryFilters, pastId: after?.id }, limit + 1);
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
     return {
@@ -90,9 +87,12 @@ export class PositionsService {
     const { filters } = resolveSearch(searchFilters(query));
     const repositoryFilters = gameFilters(filters);
     const target = soughtRows(sought);
-    const [rows, games] = await Promise.all([this.positions.moves(target, repositoryFilters), this.positions.count(target, repositoryFilters)]);
+    const rows = await this.positions.moves(target, repositoryFilters);
+    const games = rows.reduce((sum, row) => sum + row.games, 0);
     const moves = new Map<string, ExplorerMoveDto>();
     for (const row of rows) {
+      // A game that ended in the position counts among its games, with no move.
+      if (row.move[0] === NO_MOVE && row.move[1] === NO_MOVE) continue;
       const hex = row.move.toString('hex');
       let move = moves.get(hex);
       if (!move) {
@@ -155,7 +155,8 @@ function ofBoard(body: BoardPositionBody): Sought {
       symmetry: body.symmetry ?? 'all',
     };
   } catch (error) {
-    if (error instanceof FormatError) throw new ProblemException(error.status === 422 ? 400 : error.status, error.code, error.message);
+    // An SGF that does not parse is no position either: one code for what the client wrote.
+    if (error instanceof FormatError) throw new ProblemException(400, error.code === 'position.family' ? error.code : 'position.invalid', error.message);
     throw error;
   }
 }

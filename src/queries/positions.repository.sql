@@ -12,95 +12,120 @@ SELECT fa.name AS family, p.plies, p.head, p.tail,
 SELECT 1 FROM games WHERE id = $1;
 
 -- PositionsRepository.games (newest first)
-WITH found AS (
-         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position($1::bytea IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.buckets @> ARRAY[$3::int]
-       ), f AS (
-         SELECT game_id,
-                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
-                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR $2::int) ELSE substring(tail FROM tail_at FOR $2::int) END AS entry
-         FROM found WHERE head_at > 0 OR tail_at > 0
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $2::int = 0
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
+       ), matched AS (
+         SELECT h.game_id, h.at, h.entry FROM hit h
        )
        SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, h.at, h.entry
-       FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, m.at, m.entry, (SELECT count(*) FROM matched) AS total
+       FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        
        ORDER BY g.id DESC
-       LIMIT $4;
+       LIMIT $5;
+
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
+       ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (exact, a player, past a game)
-WITH found AS (
-         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position($5::bytea IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($5::bytea IN p.head) AS at) h
-         WHERE p.buckets @> ARRAY[$7::int]
-       ), f AS (
-         SELECT game_id,
-                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
-                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR $6::int) ELSE substring(tail FROM tail_at FOR $6::int) END AS entry
-         FROM found WHERE head_at > 0 OR tail_at > 0
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $6::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($8::int[])
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
+       ), matched AS (
+         SELECT h.game_id, h.at, h.entry FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
        )
        SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, h.at, h.entry
-       FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
-       WHERE g.id < $1 AND g.id IN (SELECT DISTINCT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $2) AND p.game_id < $3 ORDER BY p.game_id DESC LIMIT $4)
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, m.at, m.entry, (SELECT count(*) FROM matched) AS total
+       FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE m.game_id < $7
        ORDER BY g.id DESC
-       LIMIT $9;
+       LIMIT $8;
+
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
+       )
+           SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
+           WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PositionsRepository.count (every game)
-WITH found AS (
-         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position($1::bytea IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.buckets @> ARRAY[$3::int]
-       ), f AS (
-         SELECT game_id,
-                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
-                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR $2::int) ELSE substring(tail FROM tail_at FOR $2::int) END AS entry
-         FROM found WHERE head_at > 0 OR tail_at > 0
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $2::int = 0
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.count (in a period)
-WITH found AS (
-         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position($3::bytea IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
-         WHERE p.buckets @> ARRAY[$5::int]
-       ), f AS (
-         SELECT game_id,
-                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
-                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR $4::int) ELSE substring(tail FROM tail_at FOR $4::int) END AS entry
-         FROM found WHERE head_at > 0 OR tail_at > 0
+         WHERE p.openings @> ARRAY[$4::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $5::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$6::int] AND NOT p.openings @> ARRAY[$4::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $4::int = 0
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $5::int = 0
        )
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
            WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
 
 -- PositionsRepository.moves (every game)
-WITH found AS (
-         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position($1::bytea IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.buckets @> ARRAY[$3::int]
-       ), f AS (
-         SELECT game_id,
-                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
-                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR $2::int) ELSE substring(tail FROM tail_at FOR $2::int) END AS entry
-         FROM found WHERE head_at > 0 OR tail_at > 0
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $2::int = 0
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
        ), played AS (
          SELECT h.game_id, substring(h.entry FROM 10) AS move, a.date_played
          FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
@@ -113,21 +138,19 @@ WITH found AS (
                          CASE WHEN bool_or(p.outcome = 'drawn') THEN 'draw' END, 'unknown') AS result
          FROM game_players p WHERE p.game_id = pl.game_id
        ) r
-       WHERE NOT (get_byte(pl.move, 0) = 255 AND get_byte(pl.move, 1) = 255)
        GROUP BY pl.move, r.result;
 
 -- PositionsRepository.moves (a player)
-WITH found AS (
-         SELECT p.game_id, h.at AS head_at, CASE WHEN h.at = 0 THEN coalesce(position($2::bytea IN p.tail), 0) ELSE 0 END AS tail_at, p.head, p.tail
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
-         WHERE p.buckets @> ARRAY[$4::int]
-       ), f AS (
-         SELECT game_id,
-                CASE WHEN head_at > 0 THEN head_at - 1 ELSE octet_length(head) + tail_at - 1 END AS at,
-                CASE WHEN head_at > 0 THEN substring(head FROM head_at FOR $3::int) ELSE substring(tail FROM tail_at FOR $3::int) END AS entry
-         FROM found WHERE head_at > 0 OR tail_at > 0
+         WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $4::int = 0
        ), played AS (
          SELECT h.game_id, substring(h.entry FROM 10) AS move, a.date_played
          FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
@@ -140,5 +163,4 @@ WITH found AS (
                          CASE WHEN bool_or(p.outcome = 'drawn') THEN 'draw' END, 'unknown') AS result
          FROM game_players p WHERE p.game_id = pl.game_id
        ) r
-       WHERE NOT (get_byte(pl.move, 0) = 255 AND get_byte(pl.move, 1) = 255)
        GROUP BY pl.move, r.result;

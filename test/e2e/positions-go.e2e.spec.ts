@@ -280,4 +280,80 @@ describe('positions: the GNU Go games against a brute-force search', () => {
       expect(counts).toEqual([...counts].sort((a, b) => b - a));
     }
   });
+
+  /** The SGF root node of a position: its stones and the side to move. */
+  const sgfOf = (position: Position) => {
+    const points = (sign: number) => position.rows.flatMap((row, y) => row.flatMap((cell, x) => (cell === sign ? [`[${String.fromCharCode(97 + x)}${String.fromCharCode(97 + y)}]`] : [])));
+    const black = points(1);
+    const white = points(-1);
+    return `(;SZ[${position.rows.length}]${black.length > 0 ? `AB${black.join('')}` : ''}${white.length > 0 ? `AW${white.join('')}` : ''}PL[${position.toMove === 1 ? 'B' : 'W'}])`;
+  };
+
+  it('finds a board written out as SGF setup as it finds the game\'s position, turned or not', async () => {
+    for (const [id, ply] of samples().slice(0, 10)) {
+      const position = games.get(id)!.positions[ply];
+      const want = expected(id, ply, false);
+      for (const name of ['identity', 'rotate90', 'mirrorY'] as TransformName[]) {
+        const turned = { rows: turnRows(position.rows, name), toMove: position.toMove };
+        const answer = await fetch(`${archive.baseUrl}/positions/games`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ family: 'go', sgf: sgfOf(turned), limit: 100 }),
+        });
+        expect(answer.status).toBe(200);
+        const page = (await answer.json()) as { items: { id: number; ply: number; transform: TransformName }[]; total: number };
+        expect(page.total).toBe(want.size);
+        for (const item of page.items) {
+          expect(want.get(item.id)).toBe(item.ply);
+          expect(text({ rows: turnRows(turned.rows, item.transform), toMove: turned.toMove })).toBe(texts.get(item.id)![item.ply]);
+        }
+      }
+    }
+  });
+
+  it('narrows by the filters of GET /games: a player', async () => {
+    const [id, ply] = [orderIds[0], 0];
+    const everyone = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=40`);
+    const some = everyone.items.slice(0, 30).map((item) => item.id);
+    const names = new Map<number, string[]>();
+    for (const game of some) names.set(game, ((await (await fetch(`${archive.baseUrl}/games/${game}`)).json()) as { players: { name: string | null }[] }).players.flatMap((p) => (p.name ? [p.name] : [])));
+    const name = [...names.values()].flat().find((n) => n.length >= 3);
+    expect(name).toBeDefined();
+    const part = name!.toLowerCase();
+    const playing = new Set<number>();
+    for (const game of everyone.items.map((item) => item.id)) {
+      const players = ((await (await fetch(`${archive.baseUrl}/games/${game}`)).json()) as { players: { name: string | null }[] }).players;
+      if (players.some((p) => p.name !== null && p.name.normalize('NFKC').toLowerCase().includes(part))) playing.add(game);
+    }
+    const narrowed = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=40&player=${encodeURIComponent(name!)}`);
+    expect(new Set(narrowed.items.map((item) => item.id))).toEqual(playing);
+    expect(narrowed.total).toBe(playing.size);
+  });
+
+  it('answers bad questions with problem+json and a stable code', async () => {
+    const code = async (response: Response, status: number) => {
+      expect(response.status).toBe(status);
+      return ((await response.json()) as { code: string }).code;
+    };
+    const [id] = orderIds;
+    const last = games.get(id)!.positions.length - 1;
+    expect(await code(await fetch(`${archive.baseUrl}/positions/games?game=${id}&ply=${last + 1}`), 422)).toBe('position.ply_out_of_range');
+    expect(await code(await fetch(`${archive.baseUrl}/positions/explorer?game=999999999&ply=0`), 404)).toBe('game.not_found');
+    expect(await code(await fetch(`${archive.baseUrl}/positions/games?game=${id}`), 400)).toBe('request.invalid');
+    const stored = await upload('notes about a game, no format', 'notes.txt');
+    expect(await code(await fetch(`${archive.baseUrl}/positions/games?game=${stored}&ply=0`), 409)).toBe('position.not_indexed');
+    const ask = (body: object) => fetch(`${archive.baseUrl}/positions/explorer`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    for (const body of [
+      { family: 'go', sgf: '(;SZ[19]AB[pd][pd])' },
+      { family: 'go', sgf: '(;SZ[19]AB[zz])' },
+      { family: 'go', sgf: '(;SZ[19];B[pd])' },
+      { family: 'go', sgf: '(;SZ[19]AB[pd]PL[X])' },
+      { family: 'go', sgf: '(;SZ[19]AB[pd]' },
+      { family: 'go', fen: 'W:W21:B1' },
+      { family: 'go', sgf: '(;SZ[19:13]AB[pd])' },
+    ]) {
+      expect(await code(await ask(body), 400)).toBe('position.invalid');
+    }
+    expect(await code(await fetch(`${archive.baseUrl}/positions/games?cursor=bm90IGEgY3Vyc29y`), 400)).toBe('request.invalid');
+  });
 });

@@ -2,6 +2,7 @@ import { applyMove } from '../../../rules/checkers/apply-move.js';
 import { judgeMove } from '../../../rules/checkers/judge-move.js';
 import { CheckersPositionHasher } from '../../../rules/checkers/position-key.js';
 import { Position } from '../../../rules/checkers/position.js';
+import type { Move } from '../../../rules/checkers/move.js';
 import { POSITION_MOVES, PositionTrackWriter } from '../positions.js';
 import type { PositionTrack } from '../positions.js';
 import { setupPosition } from './interchange.js';
@@ -19,13 +20,23 @@ export function checkersPositionTrack(game: CheckersInterchange): PositionTrack 
   } catch {
     return null;
   }
-  const hasher = CheckersPositionHasher.of(position);
-  const writer = new PositionTrackWriter('checkers', game.main.moves.length);
-  writer.position(hasher.canonical().key, hasher.leastTransforms());
+  const start = position;
+  const moves: Move[] = [];
   for (const source of game.main.moves) {
     const judgement = judgeMove(position, source);
     if (!judgement.legal) break;
-    const move = judgement.move;
+    moves.push(judgement.move);
+    position = applyMove(position, judgement.move);
+  }
+  return checkersTrackOf(start, moves);
+}
+
+/** The positions from `start` through the engine's `moves` (a plugin that replayed them already gives them so). */
+export function checkersTrackOf(start: Position, moves: readonly Move[]): PositionTrack {
+  const hasher = CheckersPositionHasher.of(start);
+  const writer = new PositionTrackWriter('checkers', moves.length);
+  writer.position(hasher.canonical().key, hasher.leastTransforms());
+  for (const move of moves) {
     const squares = [move.from, ...move.landings];
     if (squares.length > POSITION_MOVES.checkers - 1) break;
     writer.move((_, into) => {
@@ -33,7 +44,6 @@ export function checkersPositionTrack(game: CheckersInterchange): PositionTrack 
       into.set(squares, 1);
     });
     hasher.play(move);
-    position = applyMove(position, move);
     writer.position(hasher.canonical().key, hasher.leastTransforms());
   }
   return writer.finish();

@@ -10,6 +10,7 @@ import { pdnToInterchange, writePdnGame } from './interchange.js';
 import { Lexer } from '../../syntaxes/pdn/lexer.js';
 import { writePdn } from './regenerate.js';
 import { replayPdn } from './replay.js';
+import { checkersTrackOf } from '../../families/checkers/positions.js';
 import { gameSetup, otherVariant } from './setup.js';
 import { byteSlices, gameSpans } from '../../syntaxes/pdn/split.js';
 
@@ -49,8 +50,19 @@ export const pdnDraughtsPlugin: FormatPlugin = {
     const body = game.body ? text.slice(game.body.start, game.body.end) : null;
     const notIndexedReason = otherVariant(game);
     if (notIndexedReason !== null) return { publisher: null, version: null, header, body, family: null, notIndexedReason };
-    const { analysis } = replayPdn(game, gameSetup(game, text), text);
-    return { publisher: PDN_FORMAT.publisher, version: PDN_FORMAT.version, header, body, family: 'checkers', analysis };
+    const setup = gameSetup(game, text);
+    const { analysis, resolved } = replayPdn(game, setup, text);
+    const columns = { publisher: PDN_FORMAT.publisher, version: PDN_FORMAT.version, header, body, family: 'checkers' as const, analysis };
+    if (!options.withPositions) return columns;
+    // The positions of the moves the replay accepted, up to the first it did not (a game the
+    // conversions refuse for a bad move still has the positions before it).
+    const moves = [];
+    for (const node of game.main.moves) {
+      const move = resolved.get(node);
+      if (move === undefined) break;
+      moves.push(move);
+    }
+    return { ...columns, positions: checkersTrackOf(setup.start, moves) };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
