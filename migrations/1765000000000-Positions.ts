@@ -10,6 +10,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * top 20 bits of the keys of the later positions, nearly all of them reached by one game (a bucket
  * lists a few dozen games at 100,000 games; each is confirmed by finding the key in its tail).
  *
+ * `result` (the winner's colour, `draw`, null when unknown) and `played` (the day played) are the
+ * game's, copied here so that the explorer counts a position's games without reading other tables.
+ *
  * A new table only: games stored before it get their rows from `POST /reindex`.
  */
 export class Positions1765000000000 implements MigrationInterface {
@@ -20,7 +23,9 @@ export class Positions1765000000000 implements MigrationInterface {
       CREATE TABLE game_positions (
         game_id   bigint PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         plies     integer NOT NULL CHECK (plies >= 0),
+        played    date,
         family_id smallint NOT NULL REFERENCES families (id),
+        result    text,
         openings  bigint[] NOT NULL,
         buckets   integer[] NOT NULL,
         head      bytea NOT NULL,

@@ -121,7 +121,7 @@ export class GamesWriteRepository {
       upload_start: game.inUpload?.start ?? null,
       upload_end: game.inUpload?.end ?? null,
       ...indexRowFields(game.record),
-      ...positionRowFields(game.record.positions),
+      ...positionRowFields(game.record.positions, game.record.analysis),
     }));
     const params: unknown[] = [JSON.stringify(fields), batch.map((game) => (inline(game) ? game.file.bytes : null))];
     const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
@@ -199,7 +199,7 @@ export class GamesWriteRepository {
         `WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS})),
          ${indexRowsFrom('made')}, ${positionRowsFrom('made', 'ARRAY[$3::bytea]')}
          SELECT 1`,
-        [id, JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions) }), positionEntries(record.positions)],
+        [id, JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions, record.analysis) }), positionEntries(record.positions)],
       );
       return true;
     });

@@ -1,4 +1,4 @@
-import type { PositionTrack } from '../formats/plugin.js';
+import type { GameAnalysis, PositionTrack } from '../formats/plugin.js';
 
 /**
  * How a game's positions are kept in `game_positions` (migrations/1765000000000-Positions.ts): the
@@ -42,17 +42,21 @@ export interface PositionRowFields {
   readonly position_openings: string | null;
   readonly position_buckets: string | null;
   readonly position_split: number | null;
+  readonly position_result: string | null;
+  readonly position_played: string | null;
 }
 
-export const POSITION_ROW_FIELDS = 'position_plies int, position_openings text, position_buckets text, position_split int';
+export const POSITION_ROW_FIELDS = 'position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date';
 
 /** A key (8 bytes at `at`) as PostgreSQL's signed bigint, in decimal. */
 export function signedKeyAt(bytes: Uint8Array, at: number): string {
   return new DataView(bytes.buffer, bytes.byteOffset + at, 8).getBigInt64(0).toString();
 }
 
-export function positionRowFields(track: PositionTrack | null | undefined): PositionRowFields {
-  if (!track || track.entries.length === 0) return { position_plies: null, position_openings: null, position_buckets: null, position_split: null };
+export function positionRowFields(track: PositionTrack | null | undefined, analysis: GameAnalysis | undefined): PositionRowFields {
+  if (!track || track.entries.length === 0) {
+    return { position_plies: null, position_openings: null, position_buckets: null, position_split: null, position_result: null, position_played: null };
+  }
   const { entries, stride } = track;
   const count = entries.length / stride;
   const split = Math.min(count, HEAD_ENTRIES) * stride;
@@ -65,7 +69,17 @@ export function positionRowFields(track: PositionTrack | null | undefined): Posi
     position_openings: `{${[...openings].join(',')}}`,
     position_buckets: `{${[...buckets].sort((a, b) => a - b).join(',')}}`,
     position_split: split,
+    position_result: resultOf(analysis),
+    position_played: analysis?.facts.datePlayed ?? null,
   };
+}
+
+/** How the game ended, as the explorer counts it: the winner's colour (or seat), `draw`, or null when unknown. */
+function resultOf(analysis: GameAnalysis | undefined): string | null {
+  const players = analysis?.players ?? [];
+  const winner = players.find((player) => player.outcome === 'won');
+  if (winner) return winner.color ?? `seat ${winner.seat}`;
+  return players.some((player) => player.outcome === 'drawn') ? 'draw' : null;
 }
 
 /** A game's entries as a statement's parameter (sent as binary), or null when it has none. */
@@ -80,8 +94,8 @@ export function positionEntries(track: PositionTrack | null | undefined): Buffer
  */
 export function positionRowsFrom(made: string, entries: string): string {
   return `positions AS (
-         INSERT INTO game_positions (game_id, plies, family_id, openings, buckets, head, tail)
-         SELECT m.id, m.position_plies, fa.id, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, buckets, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM ${made} m JOIN families fa ON fa.name = m.family JOIN unnest(${entries}) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
+import type { Query } from '../database/sql.js';
 import { playersByGame, toView } from '../games/game-rows.js';
 import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
 import type { GameFilters, GameView } from '../games/game-view.js';
@@ -49,6 +50,8 @@ export interface MoveRow {
   readonly result: string;
   readonly games: number;
   readonly lastPlayed: string | null;
+  /** The newest of those games (the highest id). */
+  readonly newest: number;
 }
 
 const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'hex'), bucket: 0x80000, stride: 11, transforms: null };
@@ -63,6 +66,8 @@ const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'h
 @Injectable()
 export class PositionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private readonly query: Query = (sql, params) => this.dataSource.query(sql, params);
 
   /** A game's positions (head and tail, whole: one row), undefined when the game has none indexed. */
   @GenerateSql({ params: [EXAMPLE.game] })
@@ -88,17 +93,18 @@ export class PositionsRepository {
 
   /**
    * A page of the games reaching the position, newest first, after `pastId`, narrowed by the
-   * filters of GET /games; `limit` games at most; and how many games reach it with the filters
-   * (past any `pastId`), counted in the same statement.
+   * filters of GET /games; `limit` games at most; and how many games reach it with the filters.
    */
   @GenerateSql(
     { name: 'newest first', params: [EXAMPLE_SOUGHT, {}, 21] },
+    { name: 'the next page', params: [EXAMPLE_SOUGHT, { pastId: 5 }, 21] },
     { name: 'exact, a player, past a game', params: [{ ...EXAMPLE_SOUGHT, transforms: [0] }, { player: 'sedol', pastId: 5 }, 21] },
   )
   async games(sought: PositionSought, filters: GameFilters, limit: number): Promise<{ hits: PositionHit[]; total: number }> {
     const { pastId, ...narrowing } = filters;
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
     const { where, params } = whereClause(narrowing);
+    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, pastId, limit, () => this.count(sought, {}));
     const hits = hitsOf(sought, params);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
@@ -114,12 +120,7 @@ export class PositionsRepository {
       params,
     );
     if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing) };
-    const ids = rows.map((row) => Number(row.id));
-    const players = playersByGame(await this.dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]));
-    return {
-      hits: rows.map((row) => ({ game: toView(row, players.get(Number(row.id)) ?? []), ply: row.at / sought.stride, entry: row.entry })),
-      total: Number(rows[0].total),
-    };
+    return { hits: await withPlayers(this.query, rows, sought.stride), total: Number(rows[0].total) };
   }
 
   /** How many games reach the position, narrowed by the filters. */
@@ -141,38 +142,74 @@ export class PositionsRepository {
   /**
    * The moves played from the position by the games reaching it (narrowed by the filters), each
    * game counted once, by the move after its first arrival: per move and result (the winner's
-   * colour, `draw` or `unknown`), how many games and the last day one of them was played. The games
-   * that ended in the position are rows too, with a move of 0xff bytes: every game is in one row.
+   * colour, `draw` or `unknown`), how many games, the last day one of them was played and the newest
+   * of them. The games that ended in the position are rows too, with a move of 0xff bytes: every
+   * game is in one row. Results and days are the position rows' own: with no filter, no other table is read.
    */
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
     const { where, params } = whereClause(filters);
     const hits = hitsOf(sought, params);
-    const rows: { move: Buffer; result: string; games: string; last_played: string | null }[] = await this.dataSource.query(
-      `WITH ${hits}, played AS (
-         SELECT h.game_id, substring(h.entry FROM 10) AS move, a.date_played
-         FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
-         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-       )
-       SELECT pl.move, r.result, count(*) AS games, to_char(max(pl.date_played), 'YYYY-MM-DD') AS last_played
-       FROM played pl
-       CROSS JOIN LATERAL (
-         SELECT coalesce((array_agg(coalesce(p.color, 'seat ' || p.seat) ORDER BY p.seat) FILTER (WHERE p.outcome = 'won'))[1],
-                         CASE WHEN bool_or(p.outcome = 'drawn') THEN 'draw' END, 'unknown') AS result
-         FROM game_players p WHERE p.game_id = pl.game_id
-       ) r
-       GROUP BY pl.move, r.result`,
+    const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
+      `WITH ${hits}
+       SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
+              to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
+       FROM hit h${where.length > 0 ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+       GROUP BY 1, 2`,
       params,
     );
-    return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played }));
+    return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played, newest: Number(row.newest) }));
   }
 }
 
 /**
- * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes)
- * of the games reaching the sought position; its parameters are added to `params`.
+ * The page with no filter, which must not read every game of a position every game reaches: the
+ * newest games of each index, each read newest first and stopped at the page's size (the planner
+ * walks the games' ids backwards when most games hold the key), then the page's own entries, and
+ * the count from the indexes alone (the key among a game's first positions is exact: no entry read).
  */
-function hitsOf(sought: PositionSought, params: unknown[]): string {
+async function unfilteredGames(query: Query, sought: PositionSought, pastId: number | undefined, limit: number, count: () => Promise<number>): Promise<{ hits: PositionHit[]; total: number }> {
+  const params: unknown[] = [];
+  const hits = hitsOf(sought, params, 'ids');
+  const key = `$${params.indexOf(sought.key) + 1}::bytea`;
+  const opening = `ARRAY[$${params.indexOf(signedKeyAt(sought.key, 0)) + 1}::bigint]`;
+  const bucket = `ARRAY[$${params.indexOf(sought.bucket) + 1}::int]`;
+  const past = pastId === undefined ? '' : ` AND p.game_id < $${params.push(pastId)}`;
+  const size = `$${params.push(limit)}`;
+  const rows = await query<SummaryRow & { at: number; entry: Buffer; total: string }>(
+    `WITH counted AS (
+       SELECT (SELECT count(*) FROM game_positions p WHERE p.openings @> ${opening})
+            + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening} AND position(${key} IN p.tail) > 0) AS total
+     ), ids AS (
+       SELECT game_id FROM (
+         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past} ORDER BY p.game_id DESC LIMIT ${size})
+         UNION ALL
+         (SELECT p.game_id FROM game_positions p WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening}${past} AND position(${key} IN p.tail) > 0
+          ORDER BY p.game_id DESC LIMIT ${size})
+       ) both_indexes ORDER BY game_id DESC LIMIT ${size}
+     ), ${hits}
+     SELECT ${SUMMARY_COLUMNS}, h.at, h.entry, (SELECT total FROM counted) AS total
+     FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
+     ORDER BY g.id DESC`,
+    params,
+  );
+  if (rows.length === 0) return { hits: [], total: await count() };
+  return { hits: await withPlayers(query, rows, sought.stride), total: Number(rows[0].total) };
+}
+
+async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: number; entry: Buffer })[], stride: number): Promise<PositionHit[]> {
+  const ids = rows.map((row) => Number(row.id));
+  const players = playersByGame(await query<PlayerRow>(PLAYERS_OF, [ids]));
+  return rows.map((row) => ({ game: toView(row, players.get(Number(row.id)) ?? []), ply: row.at / stride, entry: row.entry }));
+}
+
+
+/**
+ * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
+ * result, played) of the games reaching the sought position; its parameters are added to `params`.
+ * `onlyIn`: the name of a CTE of game ids (`game_id`) the search is limited to.
+ */
+function hitsOf(sought: PositionSought, params: unknown[], onlyIn?: string): string {
   const param = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
@@ -182,19 +219,20 @@ function hitsOf(sought: PositionSought, params: unknown[]): string {
   const stride = `${param(sought.stride)}::int`;
   const bucket = param(sought.bucket);
   const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY(${param(sought.transforms)}::int[])`;
+  const among = onlyIn === undefined ? '' : ` AND p.game_id IN (SELECT game_id FROM ${onlyIn})`;
   // The games whose first positions hold the key (found by the key itself), then the others whose
   // later positions may (found by its bucket), confirmed by finding the key in their tails. A key
   // found at an offset that is no entry's start is 8 bytes of two entries: no match (the chance of
   // it is that of 64 random bits agreeing).
   return `f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
-         WHERE p.openings @> ${opening} AND h.at > 0
+         WHERE p.openings @> ${opening} AND h.at > 0${among}
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR ${stride})
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR ${stride}), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[${bucket}::int] AND NOT p.openings @> ${opening} AND t.at > 0
+         WHERE p.buckets @> ARRAY[${bucket}::int] AND NOT p.openings @> ${opening} AND t.at > 0${among}
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % ${stride} = 0${exact}
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
        )`;
 }

@@ -96,10 +96,11 @@ export class PositionsService {
       const hex = row.move.toString('hex');
       let move = moves.get(hex);
       if (!move) {
-        move = { ...describeMove(sought, row.move), games: 0, results: {}, lastPlayed: null };
+        move = { ...describeMove(sought, row.move), games: 0, results: {}, lastPlayed: null, game: row.newest };
         moves.set(hex, move);
       }
       move.games += row.games;
+      move.game = Math.max(move.game, row.newest);
       move.results[row.result] = (move.results[row.result] ?? 0) + row.games;
       if (row.lastPlayed !== null && (move.lastPlayed === null || row.lastPlayed > move.lastPlayed)) move.lastPlayed = row.lastPlayed;
     }

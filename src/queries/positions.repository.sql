@@ -12,53 +12,102 @@ SELECT fa.name AS family, p.plies, p.head, p.tail,
 SELECT 1 FROM games WHERE id = $1;
 
 -- PositionsRepository.games (newest first)
-WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+WITH counted AS (
+       SELECT (SELECT count(*) FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint])
+            + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
+     ), ids AS (
+       SELECT game_id FROM (
+         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] ORDER BY p.game_id DESC LIMIT $5)
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         (SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0
+          ORDER BY p.game_id DESC LIMIT $5)
+       ) both_indexes ORDER BY game_id DESC LIMIT $5
+     ), f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
-       ), matched AS (
-         SELECT h.game_id, h.at, h.entry FROM hit h
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        )
-       SELECT 
+     SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, m.at, m.entry, (SELECT count(*) FROM matched) AS total
-       FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
-       
-       ORDER BY g.id DESC
-       LIMIT $5;
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, h.at, h.entry, (SELECT total FROM counted) AS total
+     FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+     ORDER BY g.id DESC;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
          WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+       ) SELECT count(*) AS n FROM hit;
+
+-- PositionsRepository.games (the next page)
+WITH counted AS (
+       SELECT (SELECT count(*) FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint])
+            + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
+     ), ids AS (
+       SELECT game_id FROM (
+         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] AND p.game_id < $5 ORDER BY p.game_id DESC LIMIT $6)
+         UNION ALL
+         (SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $5 AND position($1::bytea IN p.tail) > 0
+          ORDER BY p.game_id DESC LIMIT $6)
+       ) both_indexes ORDER BY game_id DESC LIMIT $6
+     ), f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+       )
+     SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, h.at, h.entry, (SELECT total FROM counted) AS total
+     FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+     ORDER BY g.id DESC;
+
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (exact, a player, past a game)
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int)
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
          WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
        ), matched AS (
          SELECT h.game_id, h.at, h.entry FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
        )
@@ -74,93 +123,77 @@ WITH f AS (
        LIMIT $8;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int)
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
          WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
        )
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
            WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PositionsRepository.count (every game)
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
          WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.count (in a period)
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$4::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $5::int)
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $5::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.tail) AS at) t
          WHERE p.buckets @> ARRAY[$6::int] AND NOT p.openings @> ARRAY[$4::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $5::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        )
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
            WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
 
 -- PositionsRepository.moves (every game)
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int)
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
          WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $3::int = 0
-       ), played AS (
-         SELECT h.game_id, substring(h.entry FROM 10) AS move, a.date_played
-         FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
-         
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        )
-       SELECT pl.move, r.result, count(*) AS games, to_char(max(pl.date_played), 'YYYY-MM-DD') AS last_played
-       FROM played pl
-       CROSS JOIN LATERAL (
-         SELECT coalesce((array_agg(coalesce(p.color, 'seat ' || p.seat) ORDER BY p.seat) FILTER (WHERE p.outcome = 'won'))[1],
-                         CASE WHEN bool_or(p.outcome = 'drawn') THEN 'draw' END, 'unknown') AS result
-         FROM game_players p WHERE p.game_id = pl.game_id
-       ) r
-       GROUP BY pl.move, r.result;
+       SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
+              to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
+       FROM hit h
+       GROUP BY 1, 2;
 
 -- PositionsRepository.moves (a player)
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int)
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
          WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry FROM f WHERE f.at % $4::int = 0
-       ), played AS (
-         SELECT h.game_id, substring(h.entry FROM 10) AS move, a.date_played
-         FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
-         WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0
        )
-       SELECT pl.move, r.result, count(*) AS games, to_char(max(pl.date_played), 'YYYY-MM-DD') AS last_played
-       FROM played pl
-       CROSS JOIN LATERAL (
-         SELECT coalesce((array_agg(coalesce(p.color, 'seat ' || p.seat) ORDER BY p.seat) FILTER (WHERE p.outcome = 'won'))[1],
-                         CASE WHEN bool_or(p.outcome = 'drawn') THEN 'draw' END, 'unknown') AS result
-         FROM game_players p WHERE p.game_id = pl.game_id
-       ) r
-       GROUP BY pl.move, r.result;
+       SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
+              to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
+       FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
+       GROUP BY 1, 2;

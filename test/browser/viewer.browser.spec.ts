@@ -261,6 +261,28 @@ describeIfThere('the web viewer in Chromium', chromiumThere, () => {
     expect((await board()).ply).toBeGreaterThan(0);
   });
 
+  it('shows, at the start of a draughts game, the moves the database played next, and opens a game that played one', async () => {
+    await page.goto(`${archive.baseUrl}/#/games/${ids.pdn}?ply=0`);
+    expect((await board()).ply).toBe(0);
+    // The start of Russian draughts: every game of the 1947 database reaches it (the two Go games and the VK game do not).
+    const explorer = page.locator('.explorer');
+    await explorer.getByText('153 games reach it').waitFor();
+    const rows = explorer.locator('.explorer-moves tbody tr');
+    const counts = await rows.locator('td:nth-child(2)').allInnerTexts();
+    expect(counts.map(Number).reduce((a, b) => a + b, 0)).toBe(153);
+    expect(counts.map(Number)).toEqual([...counts.map(Number)].sort((a, b) => b - a));
+    // The most played first move, written c3-d4 style, opens a game that played it, after that move.
+    const top = rows.first().locator('a');
+    const move = await top.innerText();
+    expect(move).toMatch(/^[a-h][1-8]-[a-h][1-8]$/);
+    await top.click();
+    await page.waitForFunction(() => /^#\/games\/\d+\?ply=1$/.test(location.hash));
+    expect((await board()).ply).toBe(1);
+    const [from, to] = move.split('-');
+    await expect(page.locator('.moves [aria-current="step"]').innerText()).resolves.toMatch(new RegExp(`${from}.${to}`));
+    expect(await noHorizontalScroll()).toBe(true);
+  });
+
   (process.env.TABULA_README_PICTURES === '1' ? it : it.skip)('takes the README pictures (only with TABULA_README_PICTURES=1)', async () => {
     // The page of a 19×19 game with Latin names (this machine's Chromium may have no CJK font for the Fox game's).
     const olympiad = await upload('crazystone-gnu.sgf', fixture('fixtures/realdata/go/gnugo_regression_games/olympiad2006/19x19/crazystone-gnu.sgf'));

@@ -8,9 +8,10 @@ import { boardUrl, playerKey, playersText, problemText } from './api';
 import { exportGame, getGame, listFormats, replayGame } from './generated/sdk.gen';
 import type { FormatDto, GameDto, PlyDto, ProblemDto } from './generated/types.gen';
 import { familyName } from './search';
+import { Explorer } from './explorer';
 import type { GoPlyDetails } from '../../src/formats/families/go/ply-details.js';
 
-export function GamePage({ id }: { id: number }) {
+export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
   const [game, setGame] = useState<GameDto | null>(null);
   const [plies, setPlies] = useState<PlyDto[] | null>(null);
   const [ply, setPly] = useState(0);
@@ -24,8 +25,8 @@ export function GamePage({ id }: { id: number }) {
       replayGame({ path: { id } }).then(({ data: replay, error, response }) => {
         if (!replay) return setError(problemText(error, response));
         setPlies(replay.plies);
-        // A game opens at its final position, as the board picture's default does.
-        setPly(replay.plies.length);
+        // A game opens at its final position, as the board picture's default does, unless a ply is named.
+        setPly(startPly !== undefined && startPly <= replay.plies.length ? startPly : replay.plies.length);
       });
     });
   }, [id]);
@@ -57,6 +58,7 @@ export function GamePage({ id }: { id: number }) {
           {game.status !== 'indexed' && <p>This file is stored but not indexed{game.statusReason ? `: ${game.statusReason}` : ''}. There is no board to show.</p>}
         </div>
         <div class="side-column">
+          {plies && <Explorer id={game.id} ply={ply} />}
           <Players game={game} />
           <Facts game={game} />
           <Verdict game={game} onPly={plies ? setPly : undefined} />

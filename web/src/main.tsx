@@ -29,6 +29,12 @@ function parseHash(hash: string): Route {
   return { page: 'missing', query };
 }
 
+/** `?ply=n` of a game's route: the ply to open it at. */
+function plyOf(query: URLSearchParams): number | undefined {
+  const ply = query.get('ply');
+  return ply !== null && /^\d{1,6}$/.test(ply) ? Number(ply) : undefined;
+}
+
 function safeDecode(part: string): string {
   try {
     return decodeURIComponent(part);
@@ -63,7 +69,7 @@ function App() {
       </header>
       <main>
         {route.page === 'search' && <SearchPage query={route.query} />}
-        {route.page === 'game' && <GamePage key={route.id} id={route.id!} />}
+        {route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} />}
         {route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
         {route.page === 'upload' && <UploadPage />}
         {route.page === 'missing' && (

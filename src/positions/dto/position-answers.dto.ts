@@ -43,6 +43,9 @@ export class ExplorerMoveDto {
 
   @ApiProperty({ type: String, format: 'date', nullable: true, description: 'The last day one of those games was played, where recorded.' })
   lastPlayed: string | null;
+
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1, description: 'The newest of those games (the last stored), to open.' })
+  game: number;
 }
 
 export class ExplorerDto {
