@@ -5,7 +5,7 @@ import type { GameAnalysis, PositionTrack } from '../formats/plugin.js';
  * first {@link HEAD_ENTRIES} entries in the row and their keys (`openings`) under a GIN index, the
  * rest out of line and the distinct buckets of their keys under another.
  */
-export const HEAD_ENTRIES = 12;
+export const HEAD_ENTRIES = 6;
 
 /**
  * A key's bucket is its top {@link BUCKET_BITS} bits (0 … 2^20-1). Fewer buckets make the index

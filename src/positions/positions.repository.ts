@@ -164,9 +164,10 @@ export class PositionsRepository {
 
 /**
  * The page with no filter, which must not read every game of a position every game reaches: the
- * newest games of each index, each read newest first and stopped at the page's size (the planner
- * walks the games' ids backwards when most games hold the key), then the page's own entries, and
- * the count from the indexes alone (the key among a game's first positions is exact: no entry read).
+ * newest games holding it among their first positions, read newest first and stopped at the page's
+ * size (the planner walks the games' ids backwards when most games hold the key, and uses the index
+ * when few do), with every game holding it later on; then the page's own entries; and the count of
+ * the first kind from position_counts, kept by triggers, not counted.
  */
 async function unfilteredGames(query: Query, sought: PositionSought, pastId: number | undefined, limit: number, count: () => Promise<number>): Promise<{ hits: PositionHit[]; total: number }> {
   const params: unknown[] = [];
@@ -178,14 +179,14 @@ async function unfilteredGames(query: Query, sought: PositionSought, pastId: num
   const size = `$${params.push(limit)}`;
   const rows = await query<SummaryRow & { at: number; entry: Buffer; total: string }>(
     `WITH counted AS (
-       SELECT (SELECT count(*) FROM game_positions p WHERE p.openings @> ${opening})
+       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (${opening})[1]), 0)
             + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening} AND position(${key} IN p.tail) > 0) AS total
      ), ids AS (
        SELECT game_id FROM (
          (SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past} ORDER BY p.game_id DESC LIMIT ${size})
          UNION ALL
-         (SELECT p.game_id FROM game_positions p WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening}${past} AND position(${key} IN p.tail) > 0
-          ORDER BY p.game_id DESC LIMIT ${size})
+         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
+         SELECT p.game_id FROM game_positions p WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening}${past} AND position(${key} IN p.tail) > 0
        ) both_indexes ORDER BY game_id DESC LIMIT ${size}
      ), ${hits}
      SELECT ${SUMMARY_COLUMNS}, h.at, h.entry, (SELECT total FROM counted) AS total

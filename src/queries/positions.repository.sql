@@ -13,14 +13,14 @@ SELECT 1 FROM games WHERE id = $1;
 
 -- PositionsRepository.games (newest first)
 WITH counted AS (
-       SELECT (SELECT count(*) FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint])
+       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
             + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
      ), ids AS (
        SELECT game_id FROM (
          (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] ORDER BY p.game_id DESC LIMIT $5)
          UNION ALL
-         (SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0
-          ORDER BY p.game_id DESC LIMIT $5)
+         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
+         SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0
        ) both_indexes ORDER BY game_id DESC LIMIT $5
      ), f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
@@ -56,14 +56,14 @@ WITH f AS (
 
 -- PositionsRepository.games (the next page)
 WITH counted AS (
-       SELECT (SELECT count(*) FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint])
+       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
             + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
      ), ids AS (
        SELECT game_id FROM (
          (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] AND p.game_id < $5 ORDER BY p.game_id DESC LIMIT $6)
          UNION ALL
-         (SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $5 AND position($1::bytea IN p.tail) > 0
-          ORDER BY p.game_id DESC LIMIT $6)
+         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
+         SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $5 AND position($1::bytea IN p.tail) > 0
        ) both_indexes ORDER BY game_id DESC LIMIT $6
      ), f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played

@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 import { sabakiRoot } from '../support/go/sabaki-sgf.js';
@@ -355,5 +357,32 @@ describe('positions: the GNU Go games against a brute-force search', () => {
       expect(await code(await ask(body), 400)).toBe('position.invalid');
     }
     expect(await code(await fetch(`${archive.baseUrl}/positions/games?cursor=bm90IGEgY3Vyc29y`), 400)).toBe('request.invalid');
+  });
+
+  it('a game stored before the index (no positions) is 409 until re-indexed, then found again', async () => {
+    const [id] = orderIds;
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    // What an archive written before the position index holds: the game without its positions row.
+    await db.query('DELETE FROM game_positions WHERE game_id = $1', [id]);
+    const before = await fetch(`${archive.baseUrl}/positions/games?game=${id}&ply=4`);
+    expect(before.status).toBe(409);
+    expect(((await before.json()) as { code: string }).code).toBe('position.not_indexed');
+    expect((await fetch(`${archive.baseUrl}/games/${id}/reindex`, { method: 'POST' })).status).toBe(200);
+    const { items, total } = await allPages(`/positions/games?game=${id}&ply=4&limit=40`);
+    expect(total).toBe(expected(id, 4, false).size);
+    expect(new Map(items.map((item) => [item.id, item.ply]))).toEqual(expected(id, 4, false));
+  });
+
+  it('a deleted game leaves the counts: the start is reached by one game fewer', async () => {
+    const [first, second] = orderIds;
+    const start = await allPages(`/positions/games?game=${first}&ply=0&limit=40`);
+    expect(start.total).toBe(expected(first, 0, false).size);
+    expect((await fetch(`${archive.baseUrl}/games/${second}`, { method: 'DELETE' })).status).toBe(204);
+    games.delete(second);
+    texts.delete(second);
+    const after = await allPages(`/positions/games?game=${first}&ply=0&limit=40`);
+    expect(after.total).toBe(start.total - 1);
+    expect(after.items.map((item) => item.id)).not.toContain(second);
+    expect(after.total).toBe(expected(first, 0, false).size);
   });
 });
