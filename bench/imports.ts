@@ -75,28 +75,12 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
       const started = performance.now();
-      const answer = await fetch(`${baseUrl}/imports`, {
-        method: 'POST',
-        body: Readable.toWeb(createReadStream(tarPath)) as ReadableStream,
-        headers: { 'Content-Type': 'application/x-tar' },
-        duplex: 'half',
-      } as RequestInit);
-      if (answer.status !== 202) throw new Error(`POST /imports answered ${answer.status}: ${await answer.text()}`);
-      const accepted = performance.now();
-      const location = answer.headers.get('location');
-      let state: Progress = { state: 'running', filesDone: 0, gamesStored: 0, duplicates: 0, refused: 0 };
-      do {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        // A collection's games are stored in one transaction; a poll meanwhile may be answered 503 (the embedded database's one connection is busy).
-        const polled = await fetch(`${baseUrl}${location}`);
-        if (polled.status === 200) state = (await polled.json()) as Progress;
-        else await polled.arrayBuffer();
-      } while (state.state === 'running');
+      const { state, acceptedMs } = await sendImport(baseUrl, tarPath);
       const ms = performance.now() - started;
       clearInterval(sampler);
       console.log(
         `imports [${label}]: ${state.gamesStored} games stored (${state.duplicates} duplicates, ${state.refused} files refused, state ${state.state}) ` +
-          `in ${(ms / 1000).toFixed(1)} s: ${rate(state.gamesStored, ms)} games/s (202 after ${((accepted - started) / 1000).toFixed(1)} s)`,
+          `in ${(ms / 1000).toFixed(1)} s: ${rate(state.gamesStored, ms)} games/s (202 after ${(acceptedMs / 1000).toFixed(1)} s)`,
       );
       console.log(`imports [${label}]: RSS ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during the import`);
 
@@ -127,6 +111,29 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       await app.close();
     }
   }
+}
+
+/** The tar sent to POST /imports, then its progress polled until it ends: the last progress, and when the 202 came (ms after the send). */
+export async function sendImport(baseUrl: string, tarPath: string): Promise<{ state: Progress; acceptedMs: number }> {
+  const started = performance.now();
+  const answer = await fetch(`${baseUrl}/imports`, {
+    method: 'POST',
+    body: Readable.toWeb(createReadStream(tarPath)) as ReadableStream,
+    headers: { 'Content-Type': 'application/x-tar' },
+    duplex: 'half',
+  } as RequestInit);
+  if (answer.status !== 202) throw new Error(`POST /imports answered ${answer.status}: ${await answer.text()}`);
+  const acceptedMs = performance.now() - started;
+  const location = answer.headers.get('location');
+  let state: Progress = { state: 'running', filesDone: 0, gamesStored: 0, duplicates: 0, refused: 0 };
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // A collection's games are stored in one transaction; a poll meanwhile may be answered 503 (the embedded database's one connection is busy).
+    const polled = await fetch(`${baseUrl}${location}`);
+    if (polled.status === 200) state = (await polled.json()) as Progress;
+    else await polled.arrayBuffer();
+  } while (state.state === 'running');
+  return { state, acceptedMs };
 }
 
 const rate = (games: number, ms: number) => (games / (ms / 1000)).toFixed(0);
@@ -190,7 +197,7 @@ async function timeBareCopy(db: DataSource): Promise<number> {
   return ms;
 }
 
-interface Progress {
+export interface Progress {
   readonly state: string;
   readonly filesDone: number;
   readonly gamesStored: number;

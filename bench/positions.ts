@@ -1,17 +1,15 @@
 import 'reflect-metadata';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { GoPosition } from '../src/rules/go/index.js';
 import { BLACK, WHITE } from '../src/rules/go/types.js';
 import type { Stone } from '../src/rules/go/types.js';
 import { HEAD_ENTRIES } from '../src/positions/position-rows.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
-import { packGames, tygemSgf } from './imports.js';
+import { packGames, sendImport, tygemSgf } from './imports.js';
 import { percentile, startInProcess, withScratchDatabase } from './served.js';
 
 /**
@@ -144,21 +142,7 @@ async function importInto(settings: Record<string, string>, tarPath: string, the
     let peak = rss();
     const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
     const started = performance.now();
-    const answer = await fetch(`${baseUrl}/imports`, {
-      method: 'POST',
-      body: Readable.toWeb(createReadStream(tarPath)) as ReadableStream,
-      headers: { 'Content-Type': 'application/x-tar' },
-      duplex: 'half',
-    } as RequestInit);
-    if (answer.status !== 202) throw new Error(`POST /imports answered ${answer.status}: ${await answer.text()}`);
-    const location = answer.headers.get('location');
-    let state = { state: 'running', gamesStored: 0 };
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const polled = await fetch(`${baseUrl}${location}`);
-      if (polled.status === 200) state = (await polled.json()) as typeof state;
-      else await polled.arrayBuffer();
-    } while (state.state === 'running');
+    const { state } = await sendImport(baseUrl, tarPath);
     const ms = performance.now() - started;
     clearInterval(sampler);
     const imported = { games: state.gamesStored, rate: state.gamesStored / (ms / 1000), peakMb: peak };

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
+import { allPositionPages, firstArrivals } from '../support/positions/search.js';
 import { parseDotsSgf } from '../support/dots/dots-sgf.js';
 import { namesFor, turnRows, turnedPoint } from '../support/positions/grids.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
@@ -185,34 +186,14 @@ describe('positions: the Dots SGF games against a brute-force search', () => {
     await archive?.close();
   });
 
-  const allPages = async (first: string) => {
-    const items: { id: number; ply: number; transform: TransformName }[] = [];
-    let url: string | null = first;
-    let total = -1;
-    let pages = 0;
-    while (url !== null) {
-      const response: Response = await fetch(`${archive.baseUrl}${url}`);
-      expect(response.status).toBe(200);
-      const page = (await response.json()) as { items: { id: number; ply: number; transform: TransformName }[]; next: string | null; total: number };
-      items.push(...page.items);
-      total = page.total;
-      pages++;
-      url = page.next === null ? null : `/positions/games?cursor=${page.next}&limit=7`;
-    }
-    return { items, total, pages };
-  };
+  const allPages = (first: string) => allPositionPages(archive.baseUrl, first, 7);
 
   const expected = (id: number, ply: number, exact: boolean) => {
     const game = games.get(id)!;
     const position = game.positions[ply];
     const names = exact ? (['identity'] as TransformName[]) : namesFor(game.width, game.height);
     const wanted = new Set(names.map((name) => text({ rows: turnRows(position.rows, name), toMove: position.toMove })));
-    const found = new Map<number, number>();
-    for (const [other, written] of texts) {
-      const index = written.findIndex((t) => wanted.has(t));
-      if (index >= 0) found.set(other, index);
-    }
-    return new Map([...found].sort((a, b) => b[0] - a[0]));
+    return firstArrivals(texts, wanted);
   };
 
   const samples = (): [number, number][] => {

@@ -3,6 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
+import { allPositionPages, firstArrivals } from '../support/positions/search.js';
 import { sabakiRoot } from '../support/go/sabaki-sgf.js';
 import type { SabakiNode } from '../support/go/sabaki-sgf.js';
 import { turnRows, turnedPoint } from '../support/positions/grids.js';
@@ -161,31 +162,12 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     await archive?.close();
   });
 
-  /** Every game the archive lists for a position, following `next` to the end. */
-  const allPages = async (first: string) => {
-    const items: { id: number; ply: number; transform: TransformName }[] = [];
-    let url: string | null = first;
-    let total = -1;
-    while (url !== null) {
-      const response: Response = await fetch(`${archive.baseUrl}${url}`);
-      expect(response.status).toBe(200);
-      const page = (await response.json()) as { items: { id: number; ply: number; transform: TransformName }[]; next: string | null; total: number };
-      items.push(...page.items);
-      total = page.total;
-      url = page.next === null ? null : `/positions/games?cursor=${page.next}&limit=40`;
-    }
-    return { items, total };
-  };
+  const allPages = (first: string) => allPositionPages(archive.baseUrl, first, 40);
 
   const expected = (id: number, ply: number, exact: boolean) => {
     const position = games.get(id)!.positions[ply];
     const wanted = new Set((exact ? [position.rows] : NAMES.map((name) => turnRows(position.rows, name))).map((rows) => text({ rows, toMove: position.toMove })));
-    const found = new Map<number, number>();
-    for (const [game, written] of texts) {
-      const index = written.findIndex((t) => wanted.has(t));
-      if (index >= 0) found.set(game, index);
-    }
-    return new Map([...found].sort((a, b) => b[0] - a[0]));
+    return firstArrivals(texts, wanted);
   };
 
   const samples = (): [number, number][] => {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
+import { allPositionPages, firstArrivals } from '../support/positions/search.js';
 import { namesFor, turnRows, turnedPoint } from '../support/positions/grids.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
 
@@ -106,20 +107,7 @@ describe('positions: the peg solitaire boards against a brute-force search', () 
     await archive?.close();
   });
 
-  const allPages = async (first: string) => {
-    const items: { id: number; ply: number; transform: TransformName }[] = [];
-    let url: string | null = first;
-    let total = -1;
-    while (url !== null) {
-      const response: Response = await fetch(`${archive.baseUrl}${url}`);
-      expect(response.status).toBe(200);
-      const page = (await response.json()) as { items: { id: number; ply: number; transform: TransformName }[]; next: string | null; total: number };
-      items.push(...page.items);
-      total = page.total;
-      url = page.next === null ? null : `/positions/games?cursor=${page.next}&limit=3`;
-    }
-    return { items, total };
-  };
+  const allPages = (first: string) => allPositionPages(archive.baseUrl, first, 3);
 
   /** The transforms of the box under which the board stays itself (slots and targets; stones aside). */
   const layoutOnly = (rows: string[][]) => rows.map((row) => row.map((c) => (c === ' ' ? ' ' : c === '+' || c !== c.toLowerCase() ? '+' : '.')));
@@ -132,12 +120,7 @@ describe('positions: the peg solitaire boards against a brute-force search', () 
     const game = games.get(id)!;
     const names = exact ? (['identity'] as TransformName[]) : symmetriesOf(game);
     const wanted = new Set(names.map((name) => text(game.mode, turnRows(game.positions[ply], name))));
-    const found = new Map<number, number>();
-    for (const [other, written] of texts) {
-      const index = written.findIndex((t) => wanted.has(t));
-      if (index >= 0) found.set(other, index);
-    }
-    return new Map([...found].sort((a, b) => b[0] - a[0]));
+    return firstArrivals(texts, wanted);
   };
 
   const samples = (): [number, number][] => {
