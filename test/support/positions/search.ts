@@ -14,7 +14,7 @@ export async function allPositionPages(baseUrl: string, first: string, limit: nu
   let total = -1;
   while (url !== null) {
     const response: Response = await fetch(`${baseUrl}${url}`);
-    expect(response.status).toBe(200);
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
     const page = (await response.json()) as { items: PositionItem[]; next: string | null; total: number };
     items.push(...page.items);
     total = page.total;
