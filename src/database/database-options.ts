@@ -1,4 +1,4 @@
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { ENTITIES } from '../games/entities/index.js';
 import { DatabaseRepository } from './database.repository.js';
@@ -57,20 +57,27 @@ export function databaseOptions(url: string, poolSize: number, timeouts: Databas
  * Applies the pending migrations on one connection of its own, which has the connect timeout but no
  * statement timeouts: building an index on a large archive may rightly take minutes. With `lock`
  * (a PostgreSQL server, which several nodes may start on at once) they run under the migrations'
- * advisory lock, held on a second connection: a node that finds another migrating waits for it, then
+ * advisory lock, held on the same connection: a node that finds another migrating waits for it, then
  * finds nothing left to apply. The embedded database has one process and one connection: no lock.
  */
 export async function runMigrations(url: string, options: { lock?: boolean } = {}): Promise<void> {
   const dataSource = new DataSource({
     ...baseOptions(url),
     migrationsRun: false,
-    extra: { max: options.lock ? 2 : 1, application_name: 'tabula-migrations', connectionTimeoutMillis: DATABASE_TIMEOUTS.CONNECT_TIMEOUT_MS },
+    extra: { max: 1, application_name: 'tabula-migrations', connectionTimeoutMillis: DATABASE_TIMEOUTS.CONNECT_TIMEOUT_MS },
   });
   await dataSource.initialize();
   try {
-    const migrate = () => dataSource.runMigrations({ transaction: 'each' });
-    if (options.lock) await new DatabaseRepository(dataSource).whileMigrationLocked(migrate);
-    else await migrate();
+    if (options.lock) {
+      // The migrations run on the connection holding the lock: one connection, whatever the server allows.
+      await new DatabaseRepository(dataSource).whileMigrationLocked(async (holder) => {
+        const executor = new MigrationExecutor(dataSource, holder);
+        executor.transaction = 'each';
+        await executor.executePendingMigrations();
+      });
+    } else {
+      await dataSource.runMigrations({ transaction: 'each' });
+    }
   } finally {
     await dataSource.destroy();
   }

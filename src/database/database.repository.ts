@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { GenerateSql } from './sql.js';
 
 /** A table's change counters, as the statistics views keep them. */
@@ -55,19 +55,20 @@ export class DatabaseRepository {
   }
 
   /**
-   * Runs `work` while this process holds the migrations' advisory lock: taken on a connection of the
-   * pool's held for the whole time (a session-level lock belongs to its connection; `work` runs on
-   * others), waited for as long as another node holds it, and given back when `work` ends. Should
-   * this process die meanwhile, its connection closes and the server releases the lock.
+   * Runs `work` while this process holds the migrations' advisory lock: taken on a connection held
+   * for the whole time and handed to `work`, which runs the migrations on it (one connection: a
+   * server that takes one at a time, as the embedded database's socket server does, serves it too),
+   * waited for as long as another node holds it, and given back when `work` ends. Should this
+   * process die meanwhile, its connection closes and the server releases the lock.
    */
   @GenerateSql({ params: [async () => undefined] })
-  async whileMigrationLocked<T>(work: () => Promise<T>): Promise<T> {
+  async whileMigrationLocked<T>(work: (holder: QueryRunner) => Promise<T>): Promise<T> {
     const holder = this.dataSource.createQueryRunner();
     await holder.connect();
     try {
       await holder.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
       try {
-        return await work();
+        return await work(holder);
       } finally {
         await holder.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
       }

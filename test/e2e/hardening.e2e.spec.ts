@@ -441,8 +441,11 @@ class VanishingDatabase {
 
   /** Every connection is cut and no new one is accepted. */
   async vanish(): Promise<void> {
-    await new Promise<void>((resolve) => this.relay!.close(() => resolve()));
+    // Cut first: close() waits for every connection to end, and a pool kept busy (the imports' claims
+    // every few seconds) never lets its connection go idle and end.
+    const closed = new Promise<void>((resolve) => this.relay!.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
+    await closed;
   }
 
   /**
