@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { withRawStream } from './raw-stream-proxy.js';
 
 /** Bytes of an answer gathered before they go to the socket. */
 const ANSWER_CHUNK_BYTES = 64 * 1024;
@@ -36,16 +37,5 @@ export function answeringInChunks(db: PGlite): PGlite {
       flush();
     }
   };
-  // Every other method is PGlite's own, bound to it once (the socket server calls several a statement).
-  const bound = new Map<PropertyKey, unknown>([['execProtocolRawStream', execProtocolRawStream]]);
-  return new Proxy(db, {
-    get: (target, key) => {
-      if (bound.has(key)) return bound.get(key);
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value !== 'function') return value;
-      const method = value.bind(target);
-      bound.set(key, method);
-      return method;
-    },
-  });
+  return withRawStream(db, execProtocolRawStream);
 }

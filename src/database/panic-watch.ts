@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { withRawStream } from './raw-stream-proxy.js';
 
 /** ErrorResponse, the one backend message looked into. */
 const ERROR_RESPONSE = 0x45; // 'E'
@@ -101,15 +102,5 @@ export function watchingForPanic(db: PGlite, onPanic: (message: string) => void)
       },
     });
   };
-  const bound = new Map<PropertyKey, unknown>([['execProtocolRawStream', execProtocolRawStream]]);
-  return new Proxy(db, {
-    get: (target, key) => {
-      if (bound.has(key)) return bound.get(key);
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value !== 'function') return value;
-      const method = value.bind(target);
-      bound.set(key, method);
-      return method;
-    },
-  });
+  return withRawStream(db, execProtocolRawStream);
 }

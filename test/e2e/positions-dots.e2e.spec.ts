@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
-import { allPositionPages, firstArrivals } from '../support/positions/search.js';
+import { allPositionPages, expectFirstArrivals, firstArrivals } from '../support/positions/search.js';
 import { parseDotsSgf } from '../support/dots/dots-sgf.js';
 import { namesFor, turnRows, turnedPoint } from '../support/positions/grids.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
@@ -229,10 +229,9 @@ describe('positions: the Dots SGF games against a brute-force search', () => {
     let compared = 0;
     for (const [id, ply] of samples()) {
       const want = expected(id, ply, false);
-      const { items, total } = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=7`);
-      expect(total).toBe(want.size);
-      expect(new Map(items.map((item) => [item.id, item.ply]))).toEqual(want);
-      expect(items.map((item) => item.id)).toEqual([...want.keys()]);
+      const found = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=7`);
+      expectFirstArrivals(found, want);
+      const { items } = found;
       const query = games.get(id)!.positions[ply];
       for (const item of items) {
         const there = games.get(item.id)!.positions[item.ply];

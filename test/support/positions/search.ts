@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import type { TransformName } from '../../../src/rules/symmetry.js';
 
 /** A game as GET /positions/games lists it, as far as the position tests read it. */
@@ -34,4 +35,11 @@ export function firstArrivals(texts: ReadonlyMap<number, readonly string[]>, wan
     if (index >= 0) found.push([game, index]);
   }
   return new Map(found.sort((a, b) => b[0] - a[0]));
+}
+
+/** The archive's answer is the brute force's: the same games, each at its first ply, newest first, and the total. */
+export function expectFirstArrivals(found: { readonly items: readonly PositionItem[]; readonly total: number }, want: ReadonlyMap<number, number>): void {
+  expect(found.total).toBe(want.size);
+  expect(new Map(found.items.map((item) => [item.id, item.ply]))).toEqual(want);
+  expect(found.items.map((item) => item.id)).toEqual([...want.keys()].sort((a, b) => b - a));
 }
