@@ -105,7 +105,7 @@ export class PositionsRepository {
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
     const { where, params } = whereClause(narrowing);
     if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, pastId, limit, () => this.count(sought, {}));
-    const hits = hitsOf(sought, params);
+    const { sql: hits } = hitsOf(sought, params);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
     const rows: (SummaryRow & { at: number; entry: Buffer; total: string })[] = await this.dataSource.query(
@@ -127,7 +127,7 @@ export class PositionsRepository {
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
   async count(sought: PositionSought, filters: GameFilters): Promise<number> {
     const { where, params } = whereClause(filters);
-    const hits = hitsOf(sought, params);
+    const { sql: hits } = hitsOf(sought, params);
     const rows: { n: string }[] = await this.dataSource.query(
       where.length === 0
         ? `WITH ${hits} SELECT count(*) AS n FROM hit`
@@ -149,7 +149,7 @@ export class PositionsRepository {
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
     const { where, params } = whereClause(filters);
-    const hits = hitsOf(sought, params);
+    const { sql: hits } = hitsOf(sought, params);
     const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
       `WITH ${hits}
        SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
@@ -171,10 +171,7 @@ export class PositionsRepository {
  */
 async function unfilteredGames(query: Query, sought: PositionSought, pastId: number | undefined, limit: number, count: () => Promise<number>): Promise<{ hits: PositionHit[]; total: number }> {
   const params: unknown[] = [];
-  const hits = hitsOf(sought, params, 'ids');
-  const key = `$${params.indexOf(sought.key) + 1}::bytea`;
-  const opening = `ARRAY[$${params.indexOf(signedKeyAt(sought.key, 0)) + 1}::bigint]`;
-  const bucket = `ARRAY[$${params.indexOf(sought.bucket) + 1}::int]`;
+  const { sql: hits, key, opening, bucket } = hitsOf(sought, params, 'ids');
   const past = pastId === undefined ? '' : ` AND p.game_id < $${params.push(pastId)}`;
   const size = `$${params.push(limit)}`;
   const rows = await query<SummaryRow & { at: number; entry: Buffer; total: string }>(
@@ -207,10 +204,11 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
 
 /**
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
- * result, played) of the games reaching the sought position; its parameters are added to `params`.
+ * result, played) of the games reaching the sought position, and the placeholders of the key, the
+ * opening-key array and the bucket array; its parameters are added to `params`.
  * `onlyIn`: the name of a CTE of game ids (`game_id`) the search is limited to.
  */
-function hitsOf(sought: PositionSought, params: unknown[], onlyIn?: string): string {
+function hitsOf(sought: PositionSought, params: unknown[], onlyIn?: string): { sql: string; key: string; opening: string; bucket: string } {
   const param = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
@@ -218,22 +216,23 @@ function hitsOf(sought: PositionSought, params: unknown[], onlyIn?: string): str
   const key = `${param(sought.key)}::bytea`;
   const opening = `ARRAY[${param(signedKeyAt(sought.key, 0))}::bigint]`;
   const stride = `${param(sought.stride)}::int`;
-  const bucket = param(sought.bucket);
+  const bucket = `ARRAY[${param(sought.bucket)}::int]`;
   const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY(${param(sought.transforms)}::int[])`;
   const among = onlyIn === undefined ? '' : ` AND p.game_id IN (SELECT game_id FROM ${onlyIn})`;
   // The games whose first positions hold the key (found by the key itself), then the others whose
   // later positions may (found by its bucket), confirmed by finding the key in their tails. A key
   // found at an offset that is no entry's start is 8 bytes of two entries: no match (the chance of
   // it is that of 64 random bits agreeing).
-  return `f AS (
+  const sql = `f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
          WHERE p.openings @> ${opening} AND h.at > 0${among}
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR ${stride}), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[${bucket}::int] AND NOT p.openings @> ${opening} AND t.at > 0${among}
+         WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening} AND t.at > 0${among}
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
        )`;
+  return { sql, key, opening, bucket };
 }

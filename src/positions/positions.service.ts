@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem-codes.js';
-/** As GET /games. */
-const DEFAULT_PAGE_SIZE = 20;
 import { FormatError } from '../core/errors.js';
-import { NO_MOVE, POSITION_MOVES, PASS_POINT, groupTransforms, positionStride } from '../formats/families/positions.js';
-import { goCoordinate } from '../formats/families/go/index.js';
-import { squareName } from '../formats/families/checkers/notation.js';
-import { queryPosition } from '../formats/families/position-query.js';
-import type { Family } from '../formats/plugin.js';
-import { apply, compose, inverse, transformName } from '../formats/families/positions.js';
+import { NO_MOVE, compose, groupTransforms, inverse, positionStride, transformName } from '../formats/families/positions.js';
 import type { Transform } from '../formats/families/positions.js';
-import { indexLetter } from '../formats/syntaxes/sgf/index.js';
+import { queryPosition } from '../formats/families/position-query.js';
+import { readPositionMove } from '../formats/families/tracks.js';
+import type { Family } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from '../games/cursor.js';
 import type { SearchFilters } from '../games/cursor.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
@@ -20,6 +15,9 @@ import type { BoardPositionBody, GamePositionQuery, PositionFiltersQuery, Symmet
 import { bucketAt } from './position-rows.js';
 import { PositionsRepository } from './positions.repository.js';
 import type { PositionSought } from './positions.repository.js';
+
+/** As GET /games. */
+const DEFAULT_PAGE_SIZE = 20;
 
 /** A position as a search needs it: its key's bytes, its board, its orientation against the canonical one. */
 interface Sought {
@@ -96,7 +94,7 @@ export class PositionsService {
       const hex = row.move.toString('hex');
       let move = moves.get(hex);
       if (!move) {
-        move = { ...describeMove(sought, row.move), games: 0, results: {}, lastPlayed: null, game: row.newest };
+        move = { ...readPositionMove(sought.family, row.move, inverse(sought.transform), sought.width, sought.height), games: 0, results: {}, lastPlayed: null, game: row.newest };
         moves.set(hex, move);
       }
       move.games += row.games;
@@ -174,39 +172,9 @@ function soughtRows(sought: Sought): PositionSought {
   };
 }
 
-/** A move's bytes (in the canonical orientation) in the orientation of the queried board. */
-function describeMove(sought: Sought, bytes: Buffer): Pick<ExplorerMoveDto, 'move' | 'notation'> {
-  const back = inverse(sought.transform);
-  const point = (x: number, y: number) => apply(back, x, y, sought.width, sought.height);
-  switch (sought.family) {
-    case 'go':
-    case 'dots': {
-      const index = bytes.readUInt16BE(0);
-      if (index === PASS_POINT) return { move: '', notation: sought.family === 'go' ? 'pass' : 'pass or grounding' };
-      const [x, y] = point(index % sought.width, Math.floor(index / sought.width));
-      const letters = `${indexLetter(x)}${indexLetter(y)}`;
-      return { move: letters, notation: sought.family === 'go' ? (goCoordinate({ x, y }, sought.height) ?? letters) : letters };
-    }
-    case 'checkers': {
-      const count = bytes[0] & 0x7f;
-      const separator = bytes[0] & 0x80 ? ':' : '-';
-      const squares = [...bytes.subarray(1, 1 + Math.min(count, POSITION_MOVES.checkers - 1))].map(squareName);
-      const text = squares.join(separator);
-      return { move: text, notation: text };
-    }
-    case 'peg-solitaire': {
-      // In the slots' bounding box (the sought width and height), turned back like a point of a grid.
-      const [x1, y1, x2, y2] = [0, 2, 4, 6].map((at) => bytes.readUInt16BE(at));
-      const text = `${point(x1, y1).join(',')}-${point(x2, y2).join(',')}`;
-      return { move: text, notation: text };
-    }
-  }
-}
-
 /** The filters of GET /games a position query carries. */
-function searchFilters(query: PositionFiltersQuery): SearchFilters {
-  const { limit: _limit, cursor: _cursor, symmetry: _symmetry, ...rest } = query as PositionFiltersQuery & { game?: string; ply?: number; sgf?: string; fen?: string };
-  const { game: _game, ply: _ply, sgf: _sgf, fen: _fen, ...filters } = rest as typeof rest & { game?: string; ply?: number; sgf?: string; fen?: string };
+function searchFilters(query: PositionFiltersQuery & { game?: string; ply?: number; sgf?: string; fen?: string }): SearchFilters {
+  const { limit: _limit, cursor: _cursor, symmetry: _symmetry, game: _game, ply: _ply, sgf: _sgf, fen: _fen, ...filters } = query;
   return filters as SearchFilters;
 }
 
