@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { readJsonBody } from '../games/export/json-body.js';
@@ -21,9 +21,6 @@ const BY_BOARD_PROBLEMS = [
 const MAX_BODY_BYTES = 64 * 1024;
 const boardOf = (request: Request) => readJsonBody(request, BoardPositionBody, MAX_BODY_BYTES);
 
-const apply = (decorators: MethodDecorator[]): MethodDecorator => (target, key, descriptor) => {
-  for (const decorator of decorators) decorator(target, key, descriptor);
-};
 
 @ApiTags('positions')
 @ApiExtraModels(ProblemDetailsDto)
@@ -34,7 +31,7 @@ export class PositionsController {
   @Get('games')
   @ApiOperation({ operationId: 'gamesThroughPosition', summary: "The games that reach a game's position after a ply, newest first" })
   @ApiOkResponse({ type: PositionGamesPageDto })
-  @apply(BY_GAME_PROBLEMS)
+  @applyDecorators(...BY_GAME_PROBLEMS)
   gamesOfGame(@Query() query: GamePositionQuery): Promise<PositionGamesPageDto> {
     return this.positions.gamesOfGame(query);
   }
@@ -44,7 +41,7 @@ export class PositionsController {
   @ApiOperation({ operationId: 'gamesThroughBoard', summary: 'The games that reach a position written out (SGF setup, FEN), newest first' })
   @ApiOkResponse({ type: PositionGamesPageDto })
   @ApiBody({ type: BoardPositionBody })
-  @apply(BY_BOARD_PROBLEMS)
+  @applyDecorators(...BY_BOARD_PROBLEMS)
   async gamesOfBoard(@Req() request: Request): Promise<PositionGamesPageDto> {
     return this.positions.gamesOfBoard(await boardOf(request));
   }
@@ -52,7 +49,7 @@ export class PositionsController {
   @Get('explorer')
   @ApiOperation({ operationId: 'explorePosition', summary: "What was played next from a game's position after a ply, and how those games ended" })
   @ApiOkResponse({ type: ExplorerDto })
-  @apply(BY_GAME_PROBLEMS)
+  @applyDecorators(...BY_GAME_PROBLEMS)
   explorerOfGame(@Query() query: GamePositionQuery): Promise<ExplorerDto> {
     return this.positions.explorerOfGame(query);
   }
@@ -62,7 +59,7 @@ export class PositionsController {
   @ApiOperation({ operationId: 'exploreBoard', summary: 'What was played next from a position written out, and how those games ended' })
   @ApiOkResponse({ type: ExplorerDto })
   @ApiBody({ type: BoardPositionBody })
-  @apply(BY_BOARD_PROBLEMS)
+  @applyDecorators(...BY_BOARD_PROBLEMS)
   async explorerOfBoard(@Req() request: Request): Promise<ExplorerDto> {
     return this.positions.explorerOfBoard(await boardOf(request));
   }
