@@ -4,6 +4,7 @@ import type { Logger } from 'typeorm';
 import { databaseOptions, runMigrations } from '../src/database/database-options.js';
 import { DatabaseRepository } from '../src/database/database.repository.js';
 import { EmbeddedPostgres } from '../src/database/embedded-postgres.js';
+import { ReplicationRepository } from '../src/database/replication.repository.js';
 import { sqlExamples } from '../src/database/sql.js';
 import { DotsRepository } from '../src/dots-server/dots.repository.js';
 import { GamesExportRepository } from '../src/games/games-export.repository.js';
@@ -39,6 +40,7 @@ export const REPOSITORIES: readonly RecordedRepository[] = [
   repository('src/positions/positions.repository.ts', PositionsRepository, (db) => new PositionsRepository(db)),
   repository('src/dots-server/dots.repository.ts', DotsRepository, (db) => new DotsRepository(db)),
   repository('src/database/database.repository.ts', DatabaseRepository, (db) => new DatabaseRepository(db)),
+  repository('src/database/replication.repository.ts', ReplicationRepository, (db) => new ReplicationRepository(db)),
 ];
 
 export interface RecordedRepository<T extends object = object> {

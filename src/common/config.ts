@@ -65,6 +65,23 @@ export class AppConfig {
   @IntSetting(10, 1, 200)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * Comma-separated PostgreSQL URLs of streaming replicas of DATABASE_URL's server (the same
+   * database name on each): searches, exports, pictures, player statistics and the position
+   * explorer read from them (src/database/read-replicas.ts). Needs DATABASE_URL.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_REPLICA_URLS?: string;
+
+  /** A replica serves reads only while it has replayed everything the primary had written this long ago, in ms. */
+  @IntSetting(5_000, 100, 3_600_000)
+  DATABASE_REPLICA_MAX_LAG_MS = 5_000;
+
+  /** How often each replica's replay position is compared with the primary's WAL position, in ms. */
+  @IntSetting(1_000, 50, 600_000)
+  DATABASE_REPLICA_CHECK_MS = 1_000;
+
   /** Comma-separated API keys; when set, uploads and deletes need `Authorization: Bearer <key>`. */
   @IsOptional()
   @IsString()
@@ -243,6 +260,13 @@ export class AppConfig {
       .filter((key) => key.length > 0);
   }
 
+  get replicaUrls(): readonly string[] {
+    return (this.DATABASE_REPLICA_URLS ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter((url) => url.length > 0);
+  }
+
   get formatPluginModules(): readonly string[] {
     return (this.FORMAT_PLUGIN_MODULES ?? '')
       .split(',')
@@ -262,7 +286,7 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
-const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'API_KEYS', 'FORMAT_PLUGIN_MODULES');
+const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'DATABASE_REPLICA_URLS', 'API_KEYS', 'FORMAT_PLUGIN_MODULES');
 
 /** Reads and validates the settings; throws a {@link ConfigError} listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -282,6 +306,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if ((config.DOTS_SCRYPT_COST & (config.DOTS_SCRYPT_COST - 1)) !== 0) {
     lines.push(`  DOTS_SCRYPT_COST: must be a power of two (scrypt's N), got ${config.DOTS_SCRYPT_COST}`);
+  }
+  if (config.replicaUrls.length > 0) {
+    if (config.DATABASE_URL === undefined) lines.push('  DATABASE_REPLICA_URLS: replicas need DATABASE_URL, their primary (the embedded database has none)');
+    const bad = config.replicaUrls.filter((url) => !/^postgres(ql)?:\/\//.test(url));
+    if (bad.length > 0) lines.push(`  DATABASE_REPLICA_URLS: each must be a postgres:// connection string, not ${bad.map((url) => `"${url.slice(0, 40)}"`).join(', ')}`);
+  } else if (env.DATABASE_REPLICA_URLS !== undefined && env.DATABASE_REPLICA_URLS !== '') {
+    lines.push('  DATABASE_REPLICA_URLS: is set but names no replica (URLs are separated by commas): unset it to read from the primary alone');
+  }
+  if (config.DATABASE_REPLICA_MAX_LAG_MS < 3 * config.DATABASE_REPLICA_CHECK_MS) {
+    lines.push(
+      `  DATABASE_REPLICA_MAX_LAG_MS: must be at least three times DATABASE_REPLICA_CHECK_MS (${config.DATABASE_REPLICA_CHECK_MS}): a replica a moment behind is known to be fresh only by the check before last, and would leave the rotation between checks`,
+    );
   }
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { readsProvider } from '../database/read-replicas.js';
 import { ExportController } from './export/export.controller.js';
 import { ExportService } from './export/export.service.js';
 import { GamesController } from './games.controller.js';
@@ -12,7 +13,17 @@ import { ReindexController } from './reindex.controller.js';
 @Module({
   // ExportController first: its /games/export must be routed before /games/{id}.
   controllers: [ExportController, GamesController, ReindexController],
-  providers: [GamesService, GamesWriteRepository, GamesSearchRepository, GamesViewRepository, GamesExportRepository, ExportService],
+  providers: [
+    GamesService,
+    GamesWriteRepository,
+    GamesSearchRepository,
+    GamesViewRepository,
+    GamesExportRepository,
+    readsProvider(GamesSearchRepository),
+    readsProvider(GamesViewRepository),
+    readsProvider(GamesExportRepository),
+    ExportService,
+  ],
   exports: [GamesWriteRepository],
 })
 export class GamesModule {}

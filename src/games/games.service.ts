@@ -4,6 +4,8 @@ import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { matchesEtag } from '../common/conditional-requests.js';
 import { FormatError } from '../core/errors.js';
+import { InjectReads } from '../database/read-replicas.js';
+import type { Reads } from '../database/read-replicas.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
@@ -37,6 +39,9 @@ export class GamesService implements OnApplicationBootstrap {
     private readonly writes: GamesWriteRepository,
     private readonly views: GamesViewRepository,
     private readonly searches: GamesSearchRepository,
+    // Reads on a replica when there is one (DATABASE_REPLICA_URLS): the routes that only read.
+    @InjectReads(GamesViewRepository) private readonly viewReads: Reads<GamesViewRepository>,
+    @InjectReads(GamesSearchRepository) private readonly searchReads: Reads<GamesSearchRepository>,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
   ) {}
@@ -86,14 +91,16 @@ export class GamesService implements OnApplicationBootstrap {
     return view ? toGameDto(view) : undefined;
   }
 
+  /** A game as `GET /games/{id}` shows it, read on a replica (a game it does not have yet is looked for on the primary). */
   async get(id: GameId): Promise<GameDto> {
-    const view = await this.views.findById(id);
+    const view = await this.viewReads.read((views) => views.findById(id), (found) => found === undefined);
     if (!view) throw notFound(id);
     return toGameDto(view);
   }
 
+  /** A game's bytes, read on a replica (a game it does not have yet is looked for on the primary). */
   async raw(id: GameId): Promise<RawGame> {
-    const raw = await this.views.findRaw(id);
+    const raw = await this.viewReads.read((views) => views.findRaw(id), (found) => found === undefined);
     if (!raw) throw notFound(id);
     return raw;
   }
@@ -175,7 +182,7 @@ export class GamesService implements OnApplicationBootstrap {
   async search(query: SearchGamesQuery): Promise<GamePageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const { filters, after } = resolveSearch(query);
-    const hits = await this.searches.search({ ...gameFilters(filters), pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1);
+    const hits = await this.searchReads.read((searches) => searches.search({ ...gameFilters(filters), pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1));
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
     return {
@@ -190,11 +197,15 @@ export class GamesService implements OnApplicationBootstrap {
    * bytes never change. A file today's plugins refuse is left as it was (the FormatError says why).
    */
   async reindex(id: GameId, format?: string): Promise<GameDto> {
-    const raw = await this.raw(id);
+    // On the primary throughout: the answer shows what was just written.
+    const raw = await this.views.findRaw(id);
+    if (!raw) throw notFound(id);
     const record = await this.analysis.read(storedFile(raw), format, { withReplay: false });
     const mediaType = this.reader.mediaTypeFor(raw.mediaType, record);
     if (!(await this.writes.replaceReading(id, record, mediaType))) throw notFound(id);
-    return this.get(id);
+    const view = await this.views.findById(id);
+    if (!view) throw notFound(id);
+    return toGameDto(view);
   }
 
   /** Re-indexes the next batch of games matching the filters, in ascending id order after `after`. */

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem-codes.js';
+import { InjectReads } from '../database/read-replicas.js';
+import type { Reads } from '../database/read-replicas.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import type { Family } from '../formats/plugin.js';
 import type { FamilyRecordDto, FindPlayersQuery, PlayerStatisticsDto, PlayerGamesPageDto, PlayerGamesQuery, PlayerPageDto, PlayerRecordDto } from './dto/player.dto.js';
@@ -11,23 +13,24 @@ const NAMES_SHOWN = 10;
 /** Players and their statistics, counted from each game's per-player outcome. */
 @Injectable()
 export class PlayersService {
-  constructor(private readonly players: PlayersRepository) {}
+  /** Every read on a replica when there is one (DATABASE_REPLICA_URLS); a player it does not know yet is looked for on the primary. */
+  constructor(@InjectReads(PlayersRepository) private readonly players: Reads<PlayersRepository>) {}
 
   async find(query: FindPlayersQuery): Promise<PlayerPageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await this.players.find(query.name, query.after, limit + 1);
+    const rows = await this.players.read((players) => players.find(query.name, query.after, limit + 1));
     const page = rows.slice(0, limit);
     return { items: page, next: rows.length > limit ? page[page.length - 1].key : null };
   }
 
   async get(key: string): Promise<PlayerStatisticsDto> {
     checkKey(key);
-    const counts = await this.players.outcomes(key);
+    const counts = await this.players.read((players) => players.outcomes(key), (counts) => counts.length === 0);
     if (counts.length === 0) throw notFound(key);
     const families = [...new Set(counts.map((count) => count.family).filter((family): family is Family => family !== null))].sort();
     return {
       key,
-      names: await this.players.names(key, NAMES_SHOWN),
+      names: await this.players.read((players) => players.names(key, NAMES_SHOWN)),
       overall: record(counts),
       byFamily: families.map((family): FamilyRecordDto => ({ family, ...record(counts.filter((count) => count.family === family)) })),
     };
@@ -36,7 +39,7 @@ export class PlayersService {
   async games(key: string, query: PlayerGamesQuery): Promise<PlayerGamesPageDto> {
     checkKey(key);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await this.players.games(key, query.before, limit + 1);
+    const rows = await this.players.read((players) => players.games(key, query.before, limit + 1), (rows) => rows.length === 0 && query.before === undefined);
     if (rows.length === 0 && query.before === undefined) throw notFound(key);
     const page = rows.slice(0, limit);
     return {

@@ -9,6 +9,8 @@ import type { Family } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from '../games/cursor.js';
 import type { SearchFilters } from '../games/cursor.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
+import { InjectReads } from '../database/read-replicas.js';
+import type { Reads } from '../database/read-replicas.js';
 import { gameFilters } from '../games/games.service.js';
 import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
 import type { BoardPositionBody, GamePositionQuery, PositionFiltersQuery, SymmetryMode } from './dto/position-query.dto.js';
@@ -40,7 +42,8 @@ interface Sought {
  */
 @Injectable()
 export class PositionsService {
-  constructor(private readonly positions: PositionsRepository) {}
+  /** Every read on a replica when there is one (DATABASE_REPLICA_URLS); a game it does not have yet is looked for on the primary. */
+  constructor(@InjectReads(PositionsRepository) private readonly positions: Reads<PositionsRepository>) {}
 
   async gamesOfGame(query: GamePositionQuery): Promise<PositionGamesPageDto> {
     const cursor = query.cursor === undefined ? undefined : decodePositionCursor(query.cursor);
@@ -66,7 +69,7 @@ export class PositionsService {
     const { filters, after } = resolveSearch({ ...searchFilters(query), cursor: gamesCursor });
     const repositoryFilters = gameFilters(filters);
     const target = soughtRows(sought);
-    const { hits, total } = await this.positions.games(target, { ...repositoryFilters, pastId: after?.id }, limit + 1);
+    const { hits, total } = await this.positions.read((positions) => positions.games(target, { ...repositoryFilters, pastId: after?.id }, limit + 1));
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
     return {
@@ -85,7 +88,7 @@ export class PositionsService {
     const { filters } = resolveSearch(searchFilters(query));
     const repositoryFilters = gameFilters(filters);
     const target = soughtRows(sought);
-    const rows = await this.positions.moves(target, repositoryFilters);
+    const rows = await this.positions.read((positions) => positions.moves(target, repositoryFilters));
     const games = rows.reduce((sum, row) => sum + row.games, 0);
     const moves = new Map<string, ExplorerMoveDto>();
     for (const row of rows) {
@@ -110,9 +113,10 @@ export class PositionsService {
     if (query.game === undefined || query.ply === undefined) {
       throw new ProblemException(400, 'request.invalid', 'name the position by `game` and `ply` (or continue a search with its `cursor`)');
     }
-    const track = await this.positions.track(query.game);
+    const game = query.game;
+    const track = await this.positions.read((positions) => positions.track(game), (found) => found === undefined);
     if (!track) {
-      if (!(await this.positions.gameExists(query.game))) throw new ProblemException(404, 'game.not_found', `there is no game ${query.game}`);
+      if (!(await this.positions.read((positions) => positions.gameExists(game), (exists) => !exists))) throw new ProblemException(404, 'game.not_found', `there is no game ${query.game}`);
       throw new ProblemException(
         409,
         'position.not_indexed',

@@ -6,6 +6,8 @@ import { AnalysisPool } from '../../analysis/analysis-pool.js';
 import { AppConfig } from '../../common/config.js';
 import { ProblemException } from '../../common/problem-codes.js';
 import { FormatError } from '../../core/errors.js';
+import { InjectReads } from '../../database/read-replicas.js';
+import type { Reads } from '../../database/read-replicas.js';
 import { FormatReader } from '../../formats/format-reader.js';
 import type { FormatDescriptor } from '../../formats/plugin.js';
 import { peekRootProperty } from '../../formats/syntaxes/sgf/index.js';
@@ -59,8 +61,9 @@ type Piece = { readonly bytes: Buffer } | { readonly id: number; readonly note: 
 @Injectable()
 export class ExportService {
   constructor(
-    private readonly games: GamesExportRepository,
-    private readonly views: GamesViewRepository,
+    // On a replica when there is one (DATABASE_REPLICA_URLS); games it does not have yet are looked for on the primary.
+    @InjectReads(GamesExportRepository) private readonly games: Reads<GamesExportRepository>,
+    @InjectReads(GamesViewRepository) private readonly views: Reads<GamesViewRepository>,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -91,7 +94,7 @@ export class ExportService {
    * written too; the next export starts exactly past the last game.
    */
   private async endOf(filters: SearchFilters, after: SearchPosition | undefined, limit: number): Promise<{ last: ExportKey; next: string } | undefined> {
-    const keys = await this.games.exportKeys(positioned(filters, after), 2, limit - 1);
+    const keys = await this.games.read((games) => games.exportKeys(positioned(filters, after), 2, limit - 1));
     return keys.length < 2 ? undefined : { last: keys[0], next: encodeCursor(filters, positionOf(keys[0])) };
   }
 
@@ -99,7 +102,7 @@ export class ExportService {
   private async *found(filters: SearchFilters, after: SearchPosition | undefined, last: ExportKey | undefined): AsyncGenerator<Slot[]> {
     let past = after;
     for (;;) {
-      const keys = await this.games.exportKeys(positioned(filters, past), BATCH);
+      const keys = await this.games.read((games) => games.exportKeys(positioned(filters, past), BATCH));
       const within = last === undefined ? keys : keys.filter((key) => !beyond(key, last, filters));
       if (within.length > 0) yield within;
       if (keys.length < BATCH || within.length < keys.length) return;
@@ -112,7 +115,7 @@ export class ExportService {
     const unique = [...new Set(ids)];
     for (let start = 0; start < unique.length; start += BATCH) {
       const chunk = unique.slice(start, start + BATCH);
-      const sizes = await this.games.sizesOf(chunk);
+      const sizes = await this.games.read((games) => games.sizesOf(chunk), (found) => found.size < chunk.length);
       yield chunk.map((id) => ({ id, size: sizes.get(id) }));
     }
   }
@@ -163,10 +166,10 @@ export class ExportService {
     response.attachment(kind.filename);
     response.setHeader('Content-Type', kind.mediaType);
     response.status(200);
-    const files = () => this.load(slots, (ids) => this.games.filesOf(ids), options.vanished);
+    const files = () => this.load(slots, (ids) => this.games.read((games) => games.filesOf(ids), (found) => found.length < ids.length), options.vanished);
     try {
       if (kind.form === 'ndjson') {
-        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.views.viewsWithJsonTextOf(ids), options.vanished), options.next)), response);
+        await sendGenerated(gathered(this.lines(this.load(slots, (ids) => this.views.read((views) => views.viewsWithJsonTextOf(ids), (found) => found.length < ids.length), options.vanished), options.next)), response);
       } else if (kind.form === 'collection') {
         await sendGenerated(this.collection(each(files()), collection!), response);
       } else {
