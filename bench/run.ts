@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { run as archive } from './archive.js';
 import { run as checkers } from './checkers.js';
+import { run as cluster } from './cluster.js';
 import { run as dots } from './dots.js';
 import { run as dotsServer } from './dots-server.js';
 import { run as exportGames } from './export.js';
@@ -39,6 +40,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   storage,
   load,
   migration,
+  cluster,
 };
 
 const wanted = process.argv.slice(2);
