@@ -253,6 +253,22 @@ export class AppConfig {
   @IntSetting(16_384, 1024, 1_048_576)
   DOTS_SCRYPT_COST = 16_384;
 
+  /**
+   * With DATABASE_URL, this node's name among the Dots servers on the database (docs/dots-server.md,
+   * "One lobby across nodes"): a restart under the same name ends the games of the run before at once.
+   * Empty (the default): the host name and the Dots port (the HTTP port when DOTS_PORT is 0).
+   */
+  @Matches(/^[A-Za-z0-9._:-]{0,100}$/, { message: 'DOTS_NODE_ID must be up to 100 letters, digits, ".", "_", ":" or "-"' })
+  DOTS_NODE_ID = '';
+
+  /**
+   * With DATABASE_URL, how long in ms a Dots node's heartbeat lasts: a node beats every third of it,
+   * and another node ends the games of one silent for longer (a killed or stopped node), within
+   * four thirds of it.
+   */
+  @IntSetting(30_000, 1000, 3_600_000)
+  DOTS_NODE_LEASE_MS = 30_000;
+
   get apiKeys(): readonly string[] {
     return (this.API_KEYS ?? '')
       .split(',')

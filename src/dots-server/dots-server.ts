@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { AppConfig } from '../common/config.js';
 import { systemClock } from './clock.js';
+import { DotsCluster } from './cluster.js';
 import { ConnectionBudget } from './connection-budget.js';
 import { DotsLobby } from './lobby.js';
 import { DotsServerStore } from './server-store.js';
@@ -22,13 +23,19 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
   /** DOTS_MAX_CONNECTIONS, over TCP and the WebSocket bridge together. */
   readonly connections: ConnectionBudget;
   private recovering: Promise<void> = Promise.resolve();
+  /** Cluster: the heartbeat and the look for dead nodes, every third of DOTS_NODE_LEASE_MS. */
+  private ticker: NodeJS.Timeout | null = null;
+  private ticking = false;
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly store: DotsServerStore,
     private readonly http: HttpAdapterHost,
+    private readonly cluster: DotsCluster,
   ) {
-    this.lobby = new DotsLobby(store, systemClock, (message, error) => this.logger.error(`${message}: ${(error as Error | undefined)?.message ?? ''}`));
+    const log = (message: string, error?: unknown) => this.logger.error(`${message}: ${(error as Error | undefined)?.message ?? ''}`);
+    this.lobby = new DotsLobby(store, systemClock, log, cluster.enabled ? cluster : null);
+    cluster.serve(this.lobby);
     this.connections = new ConnectionBudget(config.DOTS_MAX_CONNECTIONS);
     this.tcp = new DotsTcpServer(this.lobby, this.limits, this.connections);
   }
@@ -42,8 +49,9 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.cluster.enabled) await this.joinCluster();
     // Interrupted games are ended and archived in the background: the start does not wait for the analysis.
-    this.recovering = this.store.recover().catch((error: unknown) => this.logger.error(`ending interrupted Dots games failed: ${(error as Error).message}`));
+    else this.recovering = this.store.recover().catch((error: unknown) => this.logger.error(`ending interrupted Dots games failed: ${(error as Error).message}`));
     const server = this.http.httpAdapter?.getHttpServer() as Server | undefined;
     if (this.config.DOTS_WS_PATH !== 'off' && server !== undefined) {
       this.bridge = new DotsWebSocketBridge(this.lobby, this.limits, this.config.DOTS_WS_PATH, this.connections);
@@ -66,9 +74,54 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
 
   /** Before the database closes (its module ends in onApplicationShutdown): the last saves still need it. */
   async beforeApplicationShutdown(): Promise<void> {
+    if (this.ticker !== null) clearInterval(this.ticker);
     this.bridge?.close();
     await this.tcp.close();
     await this.lobby.shutdown();
     await this.recovering;
+    if (this.cluster.enabled) await this.cluster.stop();
+  }
+
+  /**
+   * Cluster: before any connection is served, the games of this node's run before (and of any dead
+   * node) are ended; the node then enters dots_nodes and beats. Their archiving goes on in the background.
+   */
+  private async joinCluster(): Promise<void> {
+    try {
+      await this.cluster.leaveRunBefore();
+      const ended = await this.store.endOrphans();
+      await this.cluster.register();
+      this.archiveInBackground(ended);
+    } catch (error) {
+      this.logger.error(`joining the Dots cluster failed (the heartbeat tries again): ${(error as Error).message}`);
+    }
+    this.ticker = setInterval(() => void this.tick(), Math.max(100, Math.floor(this.cluster.leaseMs / 3)));
+    this.ticker.unref();
+  }
+
+  /** The heartbeat; nodes whose heartbeat ran out are removed and their games ended and archived. */
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      if (!(await this.cluster.beat())) {
+        this.logger.error('another Dots node took this one for dead (its heartbeat came too late) and ended its games: its connections are closed');
+        this.lobby.abandon();
+        await this.cluster.register();
+      }
+      await this.cluster.removeDead();
+      this.archiveInBackground(await this.store.endOrphans());
+    } catch (error) {
+      this.logger.error(`Dots cluster heartbeat: ${(error as Error).message}`);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private archiveInBackground(rows: Awaited<ReturnType<DotsServerStore['endOrphans']>>): void {
+    if (rows.length === 0) return;
+    const before = this.recovering;
+    const archiving = this.store.archiveEnded(rows);
+    this.recovering = Promise.all([before, archiving]).then(() => undefined);
   }
 }

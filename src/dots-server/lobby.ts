@@ -17,7 +17,56 @@ export interface Session {
   readonly id: number;
   readonly client: DotsClient;
   login: string | null;
+  /** For a player connected to another node of the cluster: that node (its requests come from there). */
+  readonly via?: string;
 }
+
+/** A game as GLS lists it. */
+export interface ListedGame {
+  readonly id: number;
+  readonly state: 'waiting' | 'running';
+  readonly options: GameOptions;
+  readonly players: readonly string[];
+}
+
+/**
+ * The other nodes of a cluster, as the lobby sees them (cluster.ts, over PostgreSQL); null with one
+ * process. A game lives on the node it was created on; a player connected to another node has its
+ * requests for that game sent there, and its answers and pushes sent back.
+ */
+export interface LobbyPeers {
+  /** Claims the login for this node; false when it is live on another node. */
+  claim(login: string): Promise<boolean>;
+  /** Gives the login back (no connection of this node has it). */
+  release(login: string): void;
+  /** The waiting and running games of the other nodes. */
+  listed(): Promise<ListedGame[]>;
+  /** The node a game of another node lives on, if that game is open. */
+  homeOf(gameId: number): Promise<string | undefined>;
+  /** Open games of other nodes that name the login among their players, newest first. */
+  seatsElsewhere(login: string): Promise<{ id: number; node: string }[]>;
+  /**
+   * Has `node` handle the login's request as if it were connected there (null: the login has just
+   * logged in here: it takes its seat there again); resolves, once its answer has been delivered,
+   * with the game the login sits at there afterwards (null: none). Rejects with HomeGone when the
+   * node is dead or left.
+   */
+  forward(node: string, login: string, request: DotsRequest | null): Promise<number | null>;
+  /** The login's connection here closed (it sits at a game of `node`). */
+  detach(node: string, login: string): void;
+  /** Text for the login's connection on `node`, and the game it sits at here (null: none). */
+  deliver(node: string, login: string, text: string, seat: number | null): void;
+  /** The login's connection on `node` is to be closed (it logged in here). */
+  kick(node: string, login: string): void;
+}
+
+/** Thrown by {@link LobbyPeers.forward} when the node is gone (cluster.ts makes it). */
+export interface NodeGoneError extends Error {
+  readonly node: string;
+}
+
+/** The requests a player sends to the node of the game it sits at. */
+const FORWARDED = new Set<DotsRequest['code']>(['TRN', 'SRD', 'FIN', 'LGT']);
 
 /** Something went wrong that the lobby reports without stopping (an archive upload that failed). */
 export type LobbyLog = (message: string, error?: unknown) => void;
@@ -78,15 +127,22 @@ export class DotsLobby {
   private writing: Promise<void> | null = null;
   private gathering: Promise<void> | null = null;
   private retryRound: Timer | null = null;
+  /** Cluster: the game of another node each login of this node sits at, and that node. */
+  private readonly remote = new Map<string, { game: number; node: string }>();
+  /** Cluster: the players of this node's games connected to other nodes, by login. */
+  private readonly proxies = new Map<string, Session>();
+  /** Cluster: LOGs under way, by login (their claim must not be given back meanwhile). */
+  private readonly loggingIn = new Map<string, number>();
 
   constructor(
     private readonly store: DotsStore,
     private readonly clock: Clock,
     private readonly log: LobbyLog = () => undefined,
+    private readonly peers: LobbyPeers | null = null,
   ) {}
 
-  open(client: DotsClient): Session {
-    return { id: this.nextSession++, client, login: null };
+  open(client: DotsClient, via?: string): Session {
+    return { id: this.nextSession++, client, login: null, via };
   }
 
   /** Answers a request line that could not be read (401). */
@@ -114,6 +170,13 @@ export class DotsLobby {
     session.login = null;
     if (login === null || this.byLogin.get(login) !== session) return;
     this.byLogin.delete(login);
+    if (session.via !== undefined && this.proxies.get(login) === session) this.proxies.delete(login);
+    const away = this.remote.get(login);
+    if (away !== undefined) {
+      this.remote.delete(login);
+      this.peers?.detach(away.node, login);
+    }
+    if (session.via === undefined) this.releaseIfFree(login);
     const table = this.seatOf.get(login);
     // In a running game the seat stays: the move timer decides (or a new LOG resumes it).
     if (table?.state === 'waiting') this.leaveWaiting(table, login);
@@ -126,7 +189,7 @@ export class DotsLobby {
 
   /** Whether the session's player sits at a game, waiting or running (then silence is no idleness). */
   isPlaying(session: Session): boolean {
-    return session.login !== null && this.byLogin.get(session.login) === session && this.seatOf.has(session.login);
+    return session.login !== null && this.byLogin.get(session.login) === session && (this.seatOf.has(session.login) || this.remote.has(session.login));
   }
 
   /** Stops every timer and waits for saves and uploads under way; running games stay running in the store (a restart ends them). */
@@ -144,6 +207,204 @@ export class DotsLobby {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  // Cluster: what other nodes ask of this one (cluster.ts calls these).
+
+  /**
+   * A request of a login connected to node `via`, for the game it sits at here (or a game here it
+   * joins); null: the login has just logged in there and takes its seat here again (the state of a
+   * running game follows). Its answers and pushes go back to `via`. Resolves with the game the login
+   * sits at here afterwards (null: none).
+   */
+  async serveRemote(via: string, login: string, request: DotsRequest | null): Promise<number | null> {
+    if (request === null) {
+      const table = this.seatOf.get(login);
+      if (table === undefined) return null;
+      const proxy = this.proxyFor(via, login);
+      if (table.state === 'running') {
+        const text = this.stateAnswers(table);
+        await new Promise<void>((resolve) =>
+          this.afterCommit(() => {
+            proxy.client.send(text);
+            resolve();
+          }),
+        );
+      }
+      return table.id;
+    }
+    const proxy = this.proxyFor(via, login);
+    await this.handle(proxy, request);
+    const seat = this.seatOf.get(login)?.id ?? null;
+    // Its answer and the pushes of the same commit are delivered: a player at no game here needs no stand-in.
+    if (seat === null && this.proxies.get(login) === proxy) this.close(proxy);
+    return seat;
+  }
+
+  /** The connection of a player of this node's games on node `via` closed. */
+  remoteDetached(via: string, login: string): void {
+    const proxy = this.proxies.get(login);
+    if (proxy?.via === via) this.close(proxy);
+  }
+
+  /** Text from the node of the game the login sits at (or sat at), for its connection here. */
+  delivered(from: string, login: string, text: string, seat: number | null): void {
+    const session = this.byLogin.get(login);
+    if (seat !== null && session !== undefined && session.via === undefined) this.remote.set(login, { game: seat, node: from });
+    else if (seat === null && this.remote.get(login)?.node === from) this.remote.delete(login);
+    // Nobody here any more for a seat there: the seat is left as a connection that went away.
+    if (seat !== null && (session === undefined || session.via !== undefined)) this.peers?.detach(from, login);
+    if (session?.via === undefined) session?.client.send(text);
+  }
+
+  /** The login logged in on another node: its connection here is closed. */
+  kicked(login: string): void {
+    const session = this.byLogin.get(login);
+    if (session === undefined || session.via !== undefined) return;
+    session.login = null;
+    this.byLogin.delete(login);
+    const away = this.remote.get(login);
+    this.remote.delete(login);
+    if (away !== undefined) this.peers?.detach(away.node, login);
+    session.client.close();
+  }
+
+  /**
+   * Node `node` is dead or left: its players here sit nowhere any more (their games are ended as
+   * unfinished by the node that finds it dead), and its connections to this node's games are gone.
+   */
+  nodeGone(node: string): void {
+    for (const [login, away] of [...this.remote]) if (away.node === node) this.remote.delete(login);
+    for (const proxy of [...this.proxies.values()]) if (proxy.via === node) this.close(proxy);
+  }
+
+  /**
+   * Another node took this one for dead and ended its games (its heartbeat came too late): every
+   * game here is dropped without a save, and every connection closed.
+   */
+  abandon(): void {
+    for (const table of this.tables.values()) table.timer?.cancel();
+    this.tables.clear();
+    this.seatOf.clear();
+    this.dirty.clear();
+    this.remote.clear();
+    this.proxies.clear();
+    const sessions = [...this.byLogin.values()];
+    this.byLogin.clear();
+    for (const session of sessions) {
+      session.login = null;
+      session.client.close();
+    }
+  }
+
+  /** The session that stands for a player connected to node `via` (made, and logged in, when needed). */
+  private proxyFor(via: string, login: string): Session {
+    const known = this.proxies.get(login);
+    if (known !== undefined && known.via === via && this.byLogin.get(login) === known) return known;
+    const proxy: Session = this.open(
+      {
+        send: (text) => {
+          const seat = this.seatOf.get(login)?.id ?? null;
+          this.peers?.deliver(via, login, text, seat);
+          // The game ended (or the player left it): the stand-in goes once this commit's pushes are out.
+          if (seat === null) setImmediate(() => this.proxies.get(login) === proxy && !this.seatOf.has(login) && this.close(proxy));
+        },
+        close: () => this.peers?.kick(via, login),
+      },
+      via,
+    );
+    this.proxies.set(login, proxy);
+    this.takeOver(proxy, login);
+    return proxy;
+  }
+
+  /** LOG once the request is read: the password, the claim of the login (cluster), the takeover, the state of its game. */
+  private async logIn(session: Session, login: string, password: string, send: (code: AnswerCode, description?: string) => void): Promise<void> {
+    if (!(await this.store.verify(login, password))) return send(403, 'wrong_login_or_password');
+    if (session.login === login) return send(200);
+    if (this.peers !== null && !(await this.peers.claim(login))) return send(401, 'not_now the login is live on another node');
+    this.takeOver(session, login);
+    send(200);
+    // Back at a running game: the state as it is now, after the pushes already waiting for their commit.
+    const table = this.seatOf.get(login);
+    if (table?.state === 'running') {
+      const text = this.stateAnswers(table);
+      await new Promise<void>((resolve) =>
+        this.afterCommit(() => {
+          session.client.send(text);
+          resolve();
+        }),
+      );
+    } else if (table === undefined && this.peers !== null) {
+      await this.sitElsewhere(session, login);
+    }
+  }
+
+  /** The session becomes the login's; a connection that had it is closed. */
+  private takeOver(session: Session, login: string): void {
+    const before = this.byLogin.get(login);
+    if (before !== undefined && before !== session) {
+      before.login = null;
+      if (before.via !== undefined && this.proxies.get(login) === before) this.proxies.delete(login);
+      before.client.close();
+    }
+    this.byLogin.set(login, session);
+    session.login = login;
+  }
+
+  /** Cluster: a login that logs in here and sits at a game of another node takes its seat there again. */
+  private async sitElsewhere(session: Session, login: string): Promise<void> {
+    for (const seat of await this.peers!.seatsElsewhere(login)) {
+      if (session.login !== login) return;
+      // Pushes may come before the answer: they are the login's from now on.
+      this.remote.set(login, { game: seat.id, node: seat.node });
+      let game: number | null;
+      try {
+        game = await this.peers!.forward(seat.node, login, null);
+      } catch (error) {
+        this.log(`taking the seat of ${login} at game ${seat.id} again failed`, error);
+        game = null;
+      }
+      if (session.login !== login) return;
+      if (game !== null) return void this.remote.set(login, { game, node: seat.node });
+      if (this.remote.get(login)?.node === seat.node) this.remote.delete(login);
+    }
+  }
+
+  /**
+   * Cluster: a request of a player of this node for a game of node `node`: handled there, answered
+   * from there. If that node is gone, so is the seat, and the request is handled here as from a
+   * player at no game.
+   */
+  private async forwardTo(session: Session, login: string, node: string, request: DotsRequest): Promise<void> {
+    let seat: number | null;
+    try {
+      seat = await this.peers!.forward(node, login, request);
+    } catch (error) {
+      if ((error as Partial<NodeGoneError>).node !== node) throw error;
+      if (this.remote.get(login)?.node === node) this.remote.delete(login);
+      return this.dispatch(session, request);
+    }
+    if (session.login !== login || this.byLogin.get(login) !== session) {
+      // The connection closed meanwhile: a seat it took there is left again.
+      if (seat !== null && !this.byLogin.has(login)) this.peers!.detach(node, login);
+      return;
+    }
+    if (seat !== null) this.remote.set(login, { game: seat, node });
+    else if (this.remote.get(login)?.node === node) this.remote.delete(login);
+    if (request.code === 'LGT') {
+      this.byLogin.delete(login);
+      session.login = null;
+      this.remote.delete(login);
+      this.releaseIfFree(login);
+    }
+  }
+
+  /** Cluster: gives the login's claim back once no connection of this node has it and no LOG of it is under way. */
+  private releaseIfFree(login: string): void {
+    if (this.peers === null || this.loggingIn.has(login)) return;
+    const holder = this.byLogin.get(login);
+    if (holder === undefined || holder.via !== undefined) this.peers.release(login);
+  }
+
   private async dispatch(session: Session, request: DotsRequest): Promise<void> {
     const send = (code: AnswerCode, description?: string, body?: readonly string[]): void => session.client.send(formatAnswer(code, description, body));
     if (request.code === 'REG') {
@@ -152,31 +413,22 @@ export class DotsLobby {
     }
     if (request.code === 'LOG') {
       if (session.login !== null && session.login !== request.login) return send(401, 'not_now log out (LGT) first');
-      if (!(await this.store.verify(request.login, request.password))) return send(403, 'wrong_login_or_password');
-      if (session.login === request.login) return send(200);
-      const before = this.byLogin.get(request.login);
-      if (before !== undefined && before !== session) {
-        before.login = null;
-        before.client.close();
+      if (this.peers === null) return this.logIn(session, request.login, request.password, send);
+      // Cluster: the login's claim is kept while a LOG of it is under way here.
+      this.loggingIn.set(request.login, (this.loggingIn.get(request.login) ?? 0) + 1);
+      try {
+        return await this.logIn(session, request.login, request.password, send);
+      } finally {
+        const left = this.loggingIn.get(request.login)! - 1;
+        if (left === 0) this.loggingIn.delete(request.login);
+        else this.loggingIn.set(request.login, left);
+        this.releaseIfFree(request.login);
       }
-      this.byLogin.set(request.login, session);
-      session.login = request.login;
-      send(200);
-      // Back at a running game: the state as it is now, after the pushes already waiting for their commit.
-      const table = this.seatOf.get(request.login);
-      if (table?.state === 'running') {
-        const text = this.stateAnswers(table);
-        await new Promise<void>((resolve) =>
-          this.afterCommit(() => {
-            session.client.send(text);
-            resolve();
-          }),
-        );
-      }
-      return;
     }
     const login = session.login;
     if (login === null) return send(404, 'not_logged_in');
+    const away = this.remote.get(login);
+    if (away !== undefined && FORWARDED.has(request.code)) return this.forwardTo(session, login, away.node, request);
     const table = this.seatOf.get(login);
     switch (request.code) {
       case 'LGT': {
@@ -184,6 +436,8 @@ export class DotsLobby {
         if (table !== undefined) this.leave(table, login, 'logout');
         this.byLogin.delete(login);
         session.login = null;
+        if (session.via !== undefined && this.proxies.get(login) === session) this.proxies.delete(login);
+        else this.releaseIfFree(login);
         return answered;
       }
       case 'UST': {
@@ -191,13 +445,14 @@ export class DotsLobby {
         return send(201, undefined, [`LOG ${login}`, `NPG ${stats.played}`, `NPW ${stats.won}`, `NPL ${stats.lost}`, `NPD ${stats.drawn}`]);
       }
       case 'GLS':
-        return send(202, undefined, this.listing());
+        return send(202, undefined, this.listing(this.peers === null ? [] : await this.peers.listed()));
       case 'NEW': {
         if (table !== undefined) return send(401, `not_now already in game ${table.id}`);
+        if (away !== undefined) return send(401, `not_now already in game ${away.game}`);
         const options: GameOptions = { players: request.players, width: request.width, height: request.height, seconds: request.seconds, extraMove: request.extraMove };
         const id = await this.store.createGame(options, login);
         // The account may have logged out, moved on or sat down elsewhere while the id was made.
-        if (session.login !== login || this.seatOf.has(login)) {
+        if (session.login !== login || this.seatOf.has(login) || this.remote.has(login)) {
           this.dirty.set(id, { game: () => ({ id, state: 'abandoned', options, players: [], transcript: null }), archive: false });
           this.track(this.durable());
           return send(401, 'not_now the session changed while the game was created');
@@ -221,8 +476,14 @@ export class DotsLobby {
       }
       case 'JOI': {
         if (table !== undefined) return send(401, `not_now already in game ${table.id}`);
+        if (away !== undefined) return send(401, `not_now already in game ${away.game}`);
         const wanted = this.tables.get(request.gameId);
-        if (wanted === undefined) return send(405, 'no_such_game');
+        if (wanted === undefined) {
+          // Cluster: a game of another node is joined there.
+          const home = this.peers === null ? undefined : await this.peers.homeOf(request.gameId);
+          if (home === undefined) return send(405, 'no_such_game');
+          return this.forwardTo(session, login, home, request);
+        }
         if (wanted.state !== 'waiting' || wanted.seats.length >= wanted.options.players) return send(406, 'game_full');
         wanted.seats.push(login);
         this.seatOf.set(login, wanted);
@@ -264,10 +525,10 @@ export class DotsLobby {
     }
   }
 
-  /** 202 body: a block per game, blank lines between blocks. */
-  private listing(): string[] {
+  /** 202 body: a block per game (this node's and `elsewhere`, by id), blank lines between blocks. */
+  private listing(elsewhere: readonly ListedGame[]): string[] {
     const lines: string[] = [];
-    for (const game of this.games()) {
+    for (const game of [...this.games(), ...elsewhere].sort((a, b) => a.id - b.id)) {
       if (lines.length > 0) lines.push('');
       const { options } = game;
       lines.push(
@@ -394,8 +655,9 @@ export class DotsLobby {
     this.dirty.clear();
     if (saves.length === 0) return;
     const games = saves.map(([, save]) => save.game());
+    let written: ReadonlySet<number>;
     try {
-      await this.store.saveGames(games);
+      written = new Set(await this.store.saveGames(games));
     } catch (error) {
       for (const [id, save] of saves) if (!this.dirty.has(id)) this.dirty.set(id, save);
       this.retryRound ??= this.clock.schedule(SAVE_RETRY_MS, () => {
@@ -404,8 +666,9 @@ export class DotsLobby {
       });
       throw error;
     }
+    // A row the store did not write (another node ended the game, taking this node for dead) is not archived from here.
     saves.forEach(([, save], i) => {
-      if (save.archive) this.track(this.store.archive(games[i]));
+      if (save.archive && written.has(games[i].id)) this.track(this.store.archive(games[i]));
     });
   }
 

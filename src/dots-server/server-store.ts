@@ -3,7 +3,9 @@ import { ModuleRef } from '@nestjs/core';
 import { AppConfig } from '../common/config.js';
 import { DOTS_TRANSCRIPT, endUnfinished, transcriptExternalId } from '../formats/families/dots/transcript.js';
 import { GamesService } from '../games/games.service.js';
+import { DotsCluster } from './cluster.js';
 import { DotsRepository } from './dots.repository.js';
+import type { DotsGameRow } from './dots.repository.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { GameOptions } from './protocol.js';
 import type { DotsStore, PlayerStatistics, SavedGame } from './store.js';
@@ -26,7 +28,13 @@ export class DotsServerStore implements DotsStore {
     private readonly repository: DotsRepository,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly moduleRef: ModuleRef,
+    private readonly cluster: DotsCluster,
   ) {}
+
+  /** The node the games of this process live on: null with the embedded database (one process). */
+  private get node(): string | null {
+    return this.cluster.enabled ? this.cluster.node : null;
+  }
 
   async register(login: string, password: string): Promise<boolean> {
     if ((await this.repository.account(login)) !== undefined) return false;
@@ -44,11 +52,11 @@ export class DotsServerStore implements DotsStore {
   }
 
   createGame(options: GameOptions, creator: string): Promise<number> {
-    return this.repository.insertGame(options, creator);
+    return this.repository.insertGame(options, creator, this.node);
   }
 
-  saveGames(games: readonly SavedGame[]): Promise<void> {
-    return this.repository.updateGames(games);
+  saveGames(games: readonly SavedGame[]): Promise<readonly number[]> {
+    return this.repository.updateGames(games, this.node);
   }
 
   async archive(game: SavedGame): Promise<void> {
@@ -82,11 +90,44 @@ export class DotsServerStore implements DotsStore {
    * transcript closed with `end unfinished`) — and every ended game not yet in the archive is stored.
    */
   async recover(): Promise<void> {
+    if (this.cluster.enabled) return this.archiveEnded(await this.endOrphans());
     for (const row of await this.repository.openGames()) {
       if (row.state === 'running' && row.transcript !== null) await this.repository.updateGame(row.id, 'unfinished', row.logins, endUnfinished(row.transcript));
       else await this.repository.updateGame(row.id, 'abandoned', row.logins, row.transcript);
     }
     for (const row of await this.repository.unarchivedGames()) {
+      const state = row.state === 'unfinished' ? 'finished' : row.state;
+      await this.archive({ id: row.id, state: state as SavedGame['state'], options: row.options, players: row.logins, transcript: row.transcript }).catch((error: unknown) =>
+        this.logger.error(`Dots game ${row.id} could not be archived: ${(error as Error).message}`),
+      );
+    }
+  }
+
+  /**
+   * Cluster: claims the games no live node has (a dead node's, this node's run before) and ends the
+   * open ones — waiting ones abandoned, running ones unfinished — each once (only the claimer's
+   * write lands); answers the ended games to archive, and those ended before but not archived yet.
+   */
+  async endOrphans(): Promise<DotsGameRow[]> {
+    const node = this.cluster.node;
+    const ended: DotsGameRow[] = [];
+    for (const row of await this.repository.claimOrphanGames(node)) {
+      if (row.state === 'finished' || row.state === 'unfinished') {
+        ended.push(row);
+      } else if (row.state === 'running' && row.transcript !== null) {
+        const transcript = endUnfinished(row.transcript);
+        if (await this.repository.endGame(row.id, node, 'unfinished', row.logins, transcript)) ended.push({ ...row, state: 'unfinished', transcript });
+      } else {
+        await this.repository.endGame(row.id, node, 'abandoned', row.logins, row.transcript);
+      }
+    }
+    if (ended.length > 0) this.logger.log(`ended or archiving ${ended.length} Dots game(s) of nodes no longer running: ${ended.map((row) => row.id).join(', ')}`);
+    return ended;
+  }
+
+  /** Stores ended games in the archive, one after the other; a failure is logged (the game stays unarchived). */
+  async archiveEnded(rows: readonly DotsGameRow[]): Promise<void> {
+    for (const row of rows) {
       const state = row.state === 'unfinished' ? 'finished' : row.state;
       await this.archive({ id: row.id, state: state as SavedGame['state'], options: row.options, players: row.logins, transcript: row.transcript }).catch((error: unknown) =>
         this.logger.error(`Dots game ${row.id} could not be archived: ${(error as Error).message}`),

@@ -31,9 +31,10 @@ export interface DotsStore {
   createGame(options: GameOptions, creator: string): Promise<number>;
   /**
    * Writes the games' rows in one commit, durable when it resolves (the lobby answers a move only
-   * then); all or none of them.
+   * then); all or none of them. Answers the ids written: in a cluster, a game another node has
+   * ended (taking this node for dead) is not written over.
    */
-  saveGames(games: readonly SavedGame[]): Promise<void>;
+  saveGames(games: readonly SavedGame[]): Promise<readonly number[]>;
   /** Stores a finished game's transcript in the archive. */
   archive(game: SavedGame): Promise<void>;
   statistics(login: string): Promise<PlayerStatistics>;

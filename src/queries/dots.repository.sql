@@ -8,23 +8,89 @@ INSERT INTO dots_accounts (login, password_hash) VALUES ($1, $2) ON CONFLICT (lo
 SELECT login, password_hash FROM dots_accounts WHERE login = $1;
 
 -- DotsRepository.insertGame
-INSERT INTO dots_games (state, players, width, height, seconds, extra_move, logins) VALUES ('waiting', $1, $2, $3, $4, $5, $6) RETURNING id;
+INSERT INTO dots_games (state, players, width, height, seconds, extra_move, logins, node) VALUES ('waiting', $1, $2, $3, $4, $5, $6, $7) RETURNING id;
 
 -- DotsRepository.updateGame
 UPDATE dots_games SET state = $2, logins = $3, transcript = $4, updated_at = now() WHERE id = $1;
 
 -- DotsRepository.updateGames
-UPDATE dots_games AS g SET state = v.state, logins = v.logins, transcript = v.transcript, updated_at = now()
-         FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, state text, logins text[], transcript text) WHERE g.id = v.id;
+WITH written AS (
+         UPDATE dots_games AS g SET state = v.state, logins = v.logins, transcript = v.transcript, updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS v(id bigint, state text, logins text[], transcript text)
+          WHERE g.id = v.id AND g.node IS NOT DISTINCT FROM $2
+         RETURNING g.id
+       ) SELECT id FROM written;
 
 -- DotsRepository.markArchived
 UPDATE dots_games SET archived_game_id = $2, updated_at = now() WHERE id = $1;
 
 -- DotsRepository.openGames
-SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games WHERE state IN ('waiting', 'running') ORDER BY id;
+SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games g WHERE state IN ('waiting', 'running') ORDER BY id;
 
 -- DotsRepository.unarchivedGames
-SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games WHERE state IN ('finished', 'unfinished') AND archived_game_id IS NULL AND transcript IS NOT NULL ORDER BY id;
+SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games g WHERE state IN ('finished', 'unfinished') AND archived_game_id IS NULL AND transcript IS NOT NULL ORDER BY id;
 
 -- DotsRepository.outcomes
 SELECT outcome, count(*) AS count FROM game_players WHERE external_id = $1 GROUP BY outcome;
+
+-- DotsRepository.listen
+LISTEN "dots_example_node";
+
+LISTEN "dots_cluster";
+
+UNLISTEN *;
+
+-- DotsRepository.notify
+SELECT count(pg_notify(m.channel, m.payload)) FROM unnest($1::text[], $2::text[]) AS m(channel, payload);
+
+-- DotsRepository.registerNode
+INSERT INTO dots_nodes (node, label) VALUES ($1, $2) ON CONFLICT (node) DO UPDATE SET heartbeat_at = now();
+
+-- DotsRepository.beat
+WITH beaten AS (UPDATE dots_nodes SET heartbeat_at = now() WHERE node = $1 RETURNING node) SELECT node FROM beaten;
+
+-- DotsRepository.removeNode
+WITH gone AS (DELETE FROM dots_nodes WHERE node = $1) DELETE FROM dots_logins WHERE node = $1;
+
+-- DotsRepository.removeDeadNodes
+WITH dead AS (
+         DELETE FROM dots_nodes d WHERE d.node <> $1 AND d.heartbeat_at < now() - $2 * interval '1 millisecond' RETURNING d.node
+       ), claims AS (
+         DELETE FROM dots_logins l WHERE l.node IN (SELECT node FROM dead) OR NOT EXISTS (SELECT 1 FROM dots_nodes d WHERE d.node = l.node)
+       )
+       SELECT node FROM dead;
+
+-- DotsRepository.claimOrphanGames
+WITH orphans AS (
+         SELECT id FROM dots_games g
+          WHERE (state IN ('waiting', 'running') OR (state IN ('finished', 'unfinished') AND archived_game_id IS NULL AND transcript IS NOT NULL))
+            AND (g.node IS NULL OR NOT EXISTS (SELECT 1 FROM dots_nodes n WHERE n.node = g.node))
+          ORDER BY id FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE dots_games g SET node = $1 FROM orphans o WHERE g.id = o.id
+         RETURNING g.id, g.state, g.players, g.width, g.height, g.seconds, g.extra_move, g.logins, g.transcript
+       )
+       SELECT * FROM claimed ORDER BY id;
+
+-- DotsRepository.endGame
+WITH ended AS (
+         UPDATE dots_games g SET state = $3, logins = $4, transcript = $5, updated_at = now() WHERE id = $1 AND node = $2 AND state IN ('waiting', 'running') RETURNING id
+       ) SELECT id FROM ended;
+
+-- DotsRepository.gamesElsewhere
+SELECT id, state, players, width, height, seconds, extra_move, logins, transcript FROM dots_games g WHERE state IN ('waiting', 'running') AND g.node <> $1 AND EXISTS (SELECT 1 FROM dots_nodes n WHERE n.node = g.node) ORDER BY id;
+
+-- DotsRepository.homeOf
+SELECT g.node FROM dots_games g WHERE g.id = $1 AND state IN ('waiting', 'running') AND g.node <> $2 AND EXISTS (SELECT 1 FROM dots_nodes n WHERE n.node = g.node);
+
+-- DotsRepository.seatsElsewhere
+SELECT g.id, g.node FROM dots_games g WHERE state IN ('waiting', 'running') AND $1 = ANY (g.logins) AND g.node <> $2 AND EXISTS (SELECT 1 FROM dots_nodes n WHERE n.node = g.node) ORDER BY g.id DESC;
+
+-- DotsRepository.claimLogin
+INSERT INTO dots_logins AS l (login, node) VALUES ($1, $2)
+       ON CONFLICT (login) DO UPDATE SET node = EXCLUDED.node, claimed_at = now()
+        WHERE l.node = EXCLUDED.node OR NOT EXISTS (SELECT 1 FROM dots_nodes d WHERE d.node = l.node)
+       RETURNING login;
+
+-- DotsRepository.releaseLogin
+DELETE FROM dots_logins WHERE login = $1 AND node = $2;

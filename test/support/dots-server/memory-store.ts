@@ -36,11 +36,12 @@ export class MemoryStore implements DotsStore {
     return id;
   }
 
-  async saveGames(games: readonly SavedGame[]): Promise<void> {
+  async saveGames(games: readonly SavedGame[]): Promise<readonly number[]> {
     if (this.gate !== null) await this.gate;
     if (this.savesFailing) throw new Error('the commit failed');
     this.commits.push(games.map((game) => game.id));
     for (const game of games) this.games.set(game.id, game);
+    return games.map((game) => game.id);
   }
 
   async archive(game: SavedGame): Promise<void> {
