@@ -291,7 +291,8 @@ export class DotsLobby {
     this.byLogin.clear();
     for (const session of sessions) {
       session.login = null;
-      session.client.close();
+      // A player connected to another node keeps its connection: its next request there finds it at no game here.
+      if (session.via === undefined) session.client.close();
     }
   }
 
@@ -666,9 +667,15 @@ export class DotsLobby {
       });
       throw error;
     }
-    // A row the store did not write (another node ended the game, taking this node for dead) is not archived from here.
+    if (written.size < games.length) {
+      // Another node ended these games, having taken this one for dead (its heartbeat came too
+      // late): nothing here is the truth any more; the players find it when they log in again.
+      this.log(`games ${games.filter((game) => !written.has(game.id)).map((game) => game.id).join(', ')} were ended by another node: every connection is closed`);
+      this.abandon();
+      return;
+    }
     saves.forEach(([, save], i) => {
-      if (save.archive && written.has(games[i].id)) this.track(this.store.archive(games[i]));
+      if (save.archive) this.track(this.store.archive(games[i]));
     });
   }
 

@@ -207,4 +207,22 @@ describe('one lobby across nodes', () => {
     cluster.kill('b');
     expect(c.games().map((game) => game.players)).toEqual([['cat']]);
   });
+
+  it('a node whose games another node ended (taking it for dead) writes and archives nothing more, and closes its connections', async () => {
+    const cluster = new Cluster();
+    const a = cluster.node('a');
+    const ann = await loggedIn(a, 'ann');
+    const bob = await loggedIn(a, 'bob');
+    await ann.say('NEW 2 10 10 30 0');
+    await bob.say('JOI 1');
+    await ann.say('TRN 4 4');
+    const before = cluster.store.games.get(1);
+    cluster.store.takenOver.add(1);
+    // bob's move finds the game no longer this node's: not written, and the node lets go of everything.
+    await bob.say('TRN 5 5');
+    expect([ann.closed, bob.closed]).toEqual([true, true]);
+    expect(cluster.store.games.get(1)).toBe(before);
+    expect(a.games()).toEqual([]);
+    expect(cluster.store.archived).toEqual([]);
+  });
 });

@@ -16,6 +16,8 @@ export class MemoryStore implements DotsStore {
   readonly commits: number[][] = [];
   /** While set, saveGames waits for it before writing (a slow commit). */
   gate: Promise<void> | null = null;
+  /** Games saveGames leaves alone (another node ended them, taking this one for dead). */
+  readonly takenOver = new Set<number>();
 
   async register(login: string, password: string): Promise<boolean> {
     this.check();
@@ -39,9 +41,10 @@ export class MemoryStore implements DotsStore {
   async saveGames(games: readonly SavedGame[]): Promise<readonly number[]> {
     if (this.gate !== null) await this.gate;
     if (this.savesFailing) throw new Error('the commit failed');
-    this.commits.push(games.map((game) => game.id));
-    for (const game of games) this.games.set(game.id, game);
-    return games.map((game) => game.id);
+    const written = games.filter((game) => !this.takenOver.has(game.id));
+    this.commits.push(written.map((game) => game.id));
+    for (const game of written) this.games.set(game.id, game);
+    return written.map((game) => game.id);
   }
 
   async archive(game: SavedGame): Promise<void> {
