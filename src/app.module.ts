@@ -10,6 +10,7 @@ import { HealthController } from './health/health.controller.js';
 import { ImportsModule } from './imports/imports.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PositionsModule } from './positions/positions.module.js';
+import { PatternsModule } from './patterns/patterns.module.js';
 import { UploadsModule } from './uploads/uploads.module.js';
 
 @Global()
@@ -25,7 +26,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, DotsServerModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

@@ -59,6 +59,14 @@ export const PROBLEM_CODES = [
   'player.not_found',
   /** The game is stored verbatim but no plugin understood it: nothing to replay or regenerate. */
   'game.not_indexed',
+  /** A pattern that is none: rows of unequal length, a character other than `X`, `O`, `.` and `*`, no row. */
+  'pattern.invalid',
+  /** A pattern with no `X` or `O`: it would match every board. */
+  'pattern.no_stones',
+  /** A pattern larger than the board (any board of the family, or the one the `boardSize` filter names). */
+  'pattern.too_large',
+  /** Pattern search for a family that has none (only Go and Dots do). */
+  'pattern.family',
   /** The game's positions are not in the position index (stored before it, or its moves do not replay): POST /reindex it. */
   'position.not_indexed',
   /** A ply past the last position of the game's main line. */

@@ -9,6 +9,7 @@
 
 import type { ReadLimits } from '../core/limits.js';
 import type { VerdictProblemCode } from './verdict-codes.js';
+import type { BoardChanges } from '../rules/patterns.js';
 
 export type Family = 'go' | 'dots' | 'checkers' | 'peg-solitaire';
 
@@ -120,6 +121,8 @@ export interface PositionTrack {
   readonly stride: number;
   /** Entries of plies 0 … n. */
   readonly entries: Uint8Array;
+  /** Go and Dots: the same positions as the changes of the board's points, for pattern search (`src/rules/patterns.ts`). */
+  readonly board?: BoardChanges;
 }
 
 /**

@@ -9,6 +9,7 @@ import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { playerNameKey } from './player-name-key.js';
 import { POSITION_ROW_FIELDS, positionEntries, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
+import { patternBytes, patternRowsFrom } from '../patterns/pattern-rows.js';
 import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
 
 export interface NewGame {
@@ -131,6 +132,11 @@ export class GamesWriteRepository {
       const entries = positionEntries(game.record.positions);
       return entries === null ? 'NULL::bytea' : `$${params.push(entries)}::bytea`;
     });
+    // And its board's changes for pattern search, so too.
+    const boards = batch.map((game) => {
+      const bytes = patternBytes(game.record.positions);
+      return bytes === null ? 'NULL::bytea' : `$${params.push(bytes)}::bytea`;
+    });
     const rows = await query<{ id: string; sha256: string; uploaded_at: Date }>(
       `WITH src AS (
          SELECT s.*, b.raw
@@ -155,6 +161,7 @@ export class GamesWriteRepository {
          INSERT INTO game_files (game_id, raw)
          SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
        ), ${indexRowsFrom('made')}, ${positionRowsFrom('made', `ARRAY[${tracks.join(', ')}]`)}
+       , ${patternRowsFrom('made', `ARRAY[${boards.join(', ')}]`)}
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
       params,
     );
@@ -201,6 +208,12 @@ export class GamesWriteRepository {
          SELECT 1`,
         [id, JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions, record.analysis) }), positionEntries(record.positions)],
       );
+      await manager.query(`DELETE FROM game_patterns WHERE game_id = $1`, [id]);
+      await manager.query(`WITH made AS (SELECT $1::bigint AS id, 1 AS i, $2::text AS family), ${patternRowsFrom('made', 'ARRAY[$3::bytea]')} SELECT 1`, [
+        id,
+        record.family,
+        patternBytes(record.positions),
+      ]);
       return true;
     });
   }

@@ -67,6 +67,14 @@ WITH src AS (
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        )
+       , patterns AS (
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+              CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
+              CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
+         WHERE e.b IS NOT NULL
+       )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
 -- GamesWriteRepository.insertMany (every file small enough to stay in its row)
@@ -128,6 +136,14 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       )
+       , patterns AS (
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+              CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
+              CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
+         WHERE e.b IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -191,6 +207,14 @@ WITH src AS (
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        )
+       , patterns AS (
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+              CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
+              CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
+         WHERE e.b IS NOT NULL
+       )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
 -- GamesWriteRepository.replaceReading
@@ -248,6 +272,17 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
          WHERE m.position_plies IS NOT NULL
        )
          SELECT 1;
+
+DELETE FROM game_patterns WHERE game_id = $1;
+
+WITH made AS (SELECT $1::bigint AS id, 1 AS i, $2::text AS family), patterns AS (
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[$3::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+              CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
+              CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
+         WHERE e.b IS NOT NULL
+       ) SELECT 1;
 
 COMMIT;
 

@@ -77,6 +77,14 @@ WITH src AS (
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        )
+       , patterns AS (
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+              CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
+              CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
+         WHERE e.b IS NOT NULL
+       )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
 SELECT encode(sha256, 'hex') AS sha256, id FROM games WHERE sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h);

@@ -1,5 +1,6 @@
 import { DotsGame, MAX_SIDE, MIN_SIDE } from '../../../rules/dots/index.js';
 import { DotsPositionHasher } from '../../../rules/dots/position-key.js';
+import { BoardChangesWriter, patternStatesOfDots } from '../../../rules/patterns.js';
 import { apply } from '../../../rules/symmetry.js';
 import { PASS_POINT, PositionTrackWriter, writeUint16 } from '../positions.js';
 import type { PositionTrack } from '../positions.js';
@@ -37,6 +38,10 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
   if (![width, height].every((side) => Number.isInteger(side) && side >= MIN_SIDE && side <= MAX_SIDE) || players < 2 || players > 4) return null;
   const engine = new DotsGame({ width, height, players, extraMove: game.rules.extraMove === true, centralStart: options.centralStart === true });
   const hasher = new DotsPositionHasher(width, height, players);
+  // The field's changes, for pattern search: the point of the ply that led to each position (null a pass or grounding).
+  const board = new BoardChangesWriter(width, height);
+  const states = new Uint8Array(width * height);
+  let played: number | null | undefined;
   const seatOk = (seat: number) => Number.isInteger(seat) && seat >= 0 && seat < players;
   const onField = (row: number, col: number) => engine.field.contains(row, col);
   const setupMoves: DotsInterchangeMove[] = options.setupPlies ? game.setup.map((dot) => ({ kind: 'dot', seat: dot.seat, cell: dot.cell })) : [];
@@ -71,9 +76,11 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     if (move !== undefined && !seatOk(move.seat)) break;
     hasher.setToMove(move !== undefined ? move.seat : after(lastSeat, surrounded));
     writer.position(hasher.canonical().key, hasher.leastTransforms());
+    board.observe(patternStatesOfDots(hasher.owner, hasher.captor, states), played);
     if (move === undefined) break;
     lastSeat = move.seat;
     if (move.kind !== 'dot') {
+      played = null;
       surrounded = false;
       writer.move((_, into) => writeUint16(into, 0, PASS_POINT));
       continue;
@@ -82,6 +89,7 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     if (!onField(row, col)) break;
     const outcome = engine.place(move.seat, row, col);
     if (!outcome.legal) break;
+    played = row * width + col;
     surrounded = outcome.surrounds.length > 0;
     writer.move((t, into) => {
       const [x, y] = apply(t, col, row, width, height);
@@ -89,5 +97,5 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     });
     hasher.followMove(engine, row, col, outcome);
   }
-  return writer.finish();
+  return { ...writer.finish(), board: board.finish() };
 }

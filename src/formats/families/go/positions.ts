@@ -1,6 +1,7 @@
 import { BLACK, EMPTY, GoPosition, MAX_BOARD_SIZE, WHITE } from '../../../rules/go/index.js';
 import type { Stone } from '../../../rules/go/index.js';
 import { GoPositionHasher } from '../../../rules/go/position-key.js';
+import { BoardChangesWriter } from '../../../rules/patterns.js';
 import { apply } from '../../../rules/symmetry.js';
 import { PASS_POINT, PositionTrackWriter, writeUint16 } from '../positions.js';
 import type { PositionTrack } from '../positions.js';
@@ -22,6 +23,9 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
   const line: GoInterchangeMove[] = [];
   for (let move = game.moves[0]; move !== undefined; move = move.next[0]) line.push(move);
   const position = new GoPosition(size);
+  // The board's changes, for pattern search: the point of the ply that led to each position (null a pass).
+  const board = new BoardChangesWriter(size, size);
+  let played: number | null | undefined;
   const hasher = new GoPositionHasher(size);
   const set = (x: number, y: number, cell: number) => {
     if (x < 0 || y < 0 || x >= size || y >= size) return;
@@ -40,21 +44,24 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
     const toMove = colourOf(move, previous ? (colourOf(previous, BLACK) === BLACK ? WHITE : BLACK) : BLACK);
     hasher.setToMove(toMove);
     writer.position(hasher.canonical().key, hasher.leastTransforms());
+    board.observe(position.cells, played);
     if (!move) break;
     const point = move.point;
     if (point === null) {
       position.pass();
+      played = null;
       writer.move((_, into) => writeUint16(into, 0, PASS_POINT));
       continue;
     }
     const stone = colourOf(move, toMove);
     const outcome = position.play(stone, point.x, point.y);
     if (!outcome.legal) break;
+    played = point.y * size + point.x;
     writer.move((t, into) => {
       const [x, y] = apply(t, point.x, point.y, size, size);
       writeUint16(into, 0, y * size + x);
     });
     hasher.play(point.x, point.y, stone, outcome.captured);
   }
-  return writer.finish();
+  return { ...writer.finish(), board: board.finish() };
 }

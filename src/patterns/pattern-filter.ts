@@ -1,0 +1,157 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { FIRST } from '../formats/families/patterns.js';
+import type { Placement } from '../formats/families/patterns.js';
+
+/** A `game_patterns` row as the filter reads it. */
+export interface FilterRow {
+  readonly gameId: number;
+  readonly family: string;
+  readonly width: number;
+  readonly height: number;
+  /** Bitmaps of the points the first and the second player ever held (bit p % 8 of byte p >> 3). */
+  readonly first: Uint8Array;
+  readonly second: Uint8Array;
+  /** The writing transaction, as text. */
+  readonly written: string;
+}
+
+/** The games of one family and board size, their bitmaps sliced by point: one bit per game in each point's words. */
+export interface FilterGroup {
+  readonly family: string;
+  readonly width: number;
+  readonly height: number;
+  /** Game id by slot. */
+  ids: number[];
+  /** Per point, per player: a bit per slot, set when that game's player ever held the point. */
+  first: Uint32Array[];
+  second: Uint32Array[];
+  /** A bit per slot whose game is still as read (not replaced by a later row of the same game). */
+  alive: Uint32Array;
+}
+
+/** How many placements are tested between two turns of the event loop. */
+const PLACEMENTS_PER_TURN = 64;
+
+/**
+ * The candidates' filter of pattern search, in memory (Kombilo's final-position filter, turned
+ * sideways): for each family and board size, for each point and player, one bit per game saying
+ * whether that player ever held the point. A placement of a pattern can match a game only when the
+ * game's first player held every `X` point of it at some time and its second player every `O` point;
+ * so the games worth replaying for a placement are the AND of a few of these bit rows, a word (32
+ * games) at a time. 100,000 games of 19×19 take 9 MB.
+ *
+ * It follows `game_patterns` by the writing transactions' ids: {@link take} is given the rows written
+ * at or after the last snapshot's xmin (every transaction before it has ended), so none is missed
+ * and a few are read twice. A game written again (re-indexed) gets a new slot and its old one is
+ * dropped; a deleted game keeps its slot until the process ends, and is dropped at confirmation,
+ * which reads the game's row.
+ */
+export class PatternFilter {
+  private readonly groups = new Map<string, FilterGroup>();
+  private readonly slots = new Map<number, { group: FilterGroup; slot: number; written: string }>();
+  /** The xmin of the snapshot the last rows were read in; null before the first read. */
+  watermark: string | null = null;
+
+  /** Takes rows read from the table; `watermark` the xmin of the snapshot they were read in. */
+  take(rows: readonly FilterRow[], watermark: string): void {
+    for (const row of rows) {
+      const known = this.slots.get(row.gameId);
+      if (known?.written === row.written) continue;
+      if (known) known.group.alive[known.slot >> 5] &= ~(1 << (known.slot & 31));
+      const group = this.group(row.family, row.width, row.height);
+      const slot = group.ids.length;
+      this.grow(group, slot + 1);
+      group.ids.push(row.gameId);
+      const word = slot >> 5;
+      const bit = 1 << (slot & 31);
+      const points = row.width * row.height;
+      for (let p = 0; p < points; p++) {
+        if (row.first[p >> 3] & (1 << (p & 7))) group.first[p][word] |= bit;
+        if (row.second[p >> 3] & (1 << (p & 7))) group.second[p][word] |= bit;
+      }
+      group.alive[word] |= bit;
+      this.slots.set(row.gameId, { group, slot, written: row.written });
+    }
+    this.watermark = watermark;
+  }
+
+  /** The groups of a family. */
+  groupsOf(family: string): FilterGroup[] {
+    return [...this.groups.values()].filter((group) => group.family === family && group.ids.length > 0);
+  }
+
+  /**
+   * The games of a group that may hold one of the placements: per game id, the indexes of the
+   * placements it may hold. Yields to the event loop between batches of placements.
+   */
+  async candidates(group: FilterGroup, placements: readonly Placement[]): Promise<Map<number, number[]>> {
+    const found = new Map<number, number[]>();
+    const words = (group.ids.length + 31) >> 5;
+    for (let index = 0; index < placements.length; index++) {
+      if (index > 0 && index % PLACEMENTS_PER_TURN === 0) await yieldToLoop();
+      const placement = placements[index];
+      const rows: Uint32Array[] = [];
+      for (let i = 0; i < placement.points.length; i++) {
+        const want = placement.wants[i];
+        if (want === FIRST) rows.push(group.first[placement.points[i]]);
+        else if (want !== 0) rows.push(group.second[placement.points[i]]);
+      }
+      const count = rows.length;
+      for (let w = 0; w < words; w++) {
+        let bits = group.alive[w];
+        for (let k = 0; bits !== 0 && k < count; k++) bits &= rows[k][w];
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const slot = (w << 5) + 31 - Math.clz32(low);
+          bits ^= low;
+          const id = group.ids[slot];
+          const list = found.get(id);
+          if (list) list.push(index);
+          else found.set(id, [index]);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Bytes the bit rows take. */
+  get bytes(): number {
+    let total = 0;
+    for (const group of this.groups.values()) total += (group.first.length * 2 + 1) * group.alive.byteLength;
+    return total;
+  }
+
+  private group(family: string, width: number, height: number): FilterGroup {
+    const name = `${family}/${width}x${height}`;
+    let group = this.groups.get(name);
+    if (!group) {
+      const points = width * height;
+      group = {
+        family,
+        width,
+        height,
+        ids: [],
+        first: Array.from({ length: points }, () => new Uint32Array(4)),
+        second: Array.from({ length: points }, () => new Uint32Array(4)),
+        alive: new Uint32Array(4),
+      };
+      this.groups.set(name, group);
+    }
+    return group;
+  }
+
+  /** Room for `slots` games: the words double when full. */
+  private grow(group: FilterGroup, slots: number): void {
+    const words = (slots + 31) >> 5;
+    if (words <= group.alive.length) return;
+    const size = Math.max(words, group.alive.length * 2);
+    const widen = (row: Uint32Array) => {
+      const wider = new Uint32Array(size);
+      wider.set(row);
+      return wider;
+    };
+    group.first = group.first.map(widen);
+    group.second = group.second.map(widen);
+    group.alive = widen(group.alive);
+  }
+}

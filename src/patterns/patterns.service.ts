@@ -1,0 +1,218 @@
+import { Injectable } from '@nestjs/common';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { ProblemException } from '../common/problem-codes.js';
+import { transformName } from '../formats/families/positions.js';
+import { encodeCursor, resolveSearch } from '../games/cursor.js';
+import type { SearchFilters } from '../games/cursor.js';
+import { toGameSummaryDto } from '../games/game.mapper.js';
+import { gameFilters } from '../games/games.service.js';
+import { DOTS_MAX_SIDE, FIRST, GO_MAX_SIDE, SECOND, firstMatch, patternCell, placements, readPattern } from '../formats/families/patterns.js';
+import type { Pattern, PatternMatch, Placement } from '../formats/families/patterns.js';
+import type { PatternContinuationDto, PatternGamesPageDto } from './dto/pattern-answers.dto.js';
+import { PATTERN_ANCHORS, PATTERN_COLORS } from './dto/pattern-query.dto.js';
+import type { PatternAnchor, PatternColors, PatternSearchBody } from './dto/pattern-query.dto.js';
+import { PatternFilter } from './pattern-filter.js';
+import { PatternsRepository } from './patterns.repository.js';
+
+/** As GET /games. */
+const DEFAULT_PAGE_SIZE = 20;
+/** Candidates confirmed per database read (and between turns of the event loop). */
+const CONFIRM_BATCH = 1000;
+
+/** The families with patterns, and the largest board side their rules engines play. */
+const SIDES: Readonly<Record<string, number>> = { go: GO_MAX_SIDE, dots: DOTS_MAX_SIDE };
+
+/** What a pattern search asks, as its cursor carries it. */
+interface Sought {
+  readonly family: 'go' | 'dots';
+  readonly rows: readonly string[];
+  readonly anchor: PatternAnchor;
+  readonly colors: PatternColors;
+}
+
+/** A game the pattern appears in. */
+interface Found {
+  readonly gameId: number;
+  readonly match: PatternMatch;
+  readonly placement: Placement;
+  readonly boardWidth: number;
+  readonly result: string | null;
+  readonly played: string | null;
+}
+
+/**
+ * Pattern search (docs/patterns.md): the games in which a shape appears, at its first ply, and what
+ * was played next around it. Candidates come from the in-memory filter ({@link PatternFilter});
+ * each is confirmed by following its line (`game_patterns.changes`) with the placements the filter
+ * let through for it.
+ */
+@Injectable()
+export class PatternsService {
+  readonly filter = new PatternFilter();
+  private refreshing: Promise<void> | null = null;
+
+  constructor(private readonly patterns: PatternsRepository) {}
+
+  async games(body: PatternSearchBody): Promise<PatternGamesPageDto> {
+    const cursor = body.cursor === undefined ? undefined : decodePatternCursor(body.cursor);
+    const sought = cursor?.sought ?? soughtOf(body);
+    const pattern = patternOf(sought.rows);
+    const limit = body.limit ?? DEFAULT_PAGE_SIZE;
+    const { filters, after } = resolveSearch({ ...searchFilters(body), family: sought.family, cursor: cursor?.games });
+    const repositoryFilters = gameFilters(filters);
+    fits(pattern, sought.family, repositoryFilters.boardWidth, repositoryFilters.boardHeight);
+
+    await this.refresh();
+    const found: Found[] = [];
+    for (const group of this.filter.groupsOf(sought.family)) {
+      if (repositoryFilters.boardWidth !== undefined && (group.width !== repositoryFilters.boardWidth || group.height !== repositoryFilters.boardHeight)) continue;
+      const placed = placements(pattern, group.width, group.height, sought.anchor, sought.colors === 'any');
+      if (placed.length === 0) continue;
+      const candidates = await this.filter.candidates(group, placed);
+      const ids = [...candidates.keys()];
+      for (let start = 0; start < ids.length; start += CONFIRM_BATCH) {
+        const boards = await this.patterns.boards(ids.slice(start, start + CONFIRM_BATCH), repositoryFilters);
+        for (const board of boards) {
+          const mine = (candidates.get(board.gameId) ?? []).map((index) => placed[index]);
+          const match = firstMatch(board, mine);
+          if (match) found.push({ gameId: board.gameId, match, placement: mine[match.placement], boardWidth: board.width, result: board.result, played: board.played });
+        }
+        await yieldToLoop();
+      }
+    }
+    found.sort((a, b) => b.gameId - a.gameId);
+    const rest = after === undefined ? found : found.filter((hit) => hit.gameId < after.id);
+    const page = rest.slice(0, limit);
+    const views = new Map((await this.patterns.summaries(page.map((hit) => hit.gameId))).map((view) => [view.id, view]));
+    const items = page.flatMap((hit) => {
+      const view = views.get(hit.gameId);
+      if (!view) return []; // deleted meanwhile
+      const { placement } = hit;
+      return [
+        {
+          ...toGameSummaryDto(view),
+          ply: hit.match.ply,
+          where: { transform: transformName(placement.transform), left: placement.left, top: placement.top, width: placement.width, height: placement.height, colorsSwapped: placement.swapped },
+        },
+      ];
+    });
+    const last = page[page.length - 1];
+    return {
+      items,
+      next: rest.length > limit ? encodePatternCursor(sought, encodeCursor(filters, { id: last.gameId })) : null,
+      total: found.length,
+      continuations: continuations(pattern, found),
+    };
+  }
+
+  /** Brings the filter up to date with `game_patterns` (one read at a time; callers meanwhile wait for it). */
+  async refresh(): Promise<void> {
+    if (!this.refreshing) {
+      this.refreshing = (async () => {
+        try {
+          const { rows, watermark } = await this.patterns.filterRows(this.filter.watermark);
+          this.filter.take(rows, watermark);
+        } finally {
+          this.refreshing = null;
+        }
+      })();
+    }
+    return this.refreshing;
+  }
+}
+
+/** The moves played next, per point of the pattern's frame and colour, as the explorer counts them. */
+function continuations(pattern: Pattern, found: readonly Found[]): PatternContinuationDto[] {
+  const moves = new Map<string, PatternContinuationDto>();
+  for (const hit of found) {
+    const next = hit.match.next;
+    if (!next || (next.state !== FIRST && next.state !== SECOND)) continue;
+    const [x, y] = patternCell(pattern, hit.placement, next.point, hit.boardWidth);
+    const color = (next.state === FIRST) !== hit.placement.swapped ? 'X' : 'O';
+    const key = `${x},${y},${color}`;
+    let move = moves.get(key);
+    if (!move) {
+      move = { x, y, color, games: 0, results: {}, lastPlayed: null, game: hit.gameId };
+      moves.set(key, move);
+    }
+    move.games++;
+    move.game = Math.max(move.game, hit.gameId);
+    const result = hit.result ?? 'unknown';
+    move.results[result] = (move.results[result] ?? 0) + 1;
+    if (hit.played !== null && (move.lastPlayed === null || hit.played > move.lastPlayed)) move.lastPlayed = hit.played;
+  }
+  return [...moves.values()].sort((a, b) => b.games - a.games || a.y - b.y || a.x - b.x || a.color.localeCompare(b.color));
+}
+
+function soughtOf(body: PatternSearchBody): Sought {
+  if (body.family === undefined || body.pattern === undefined) {
+    throw new ProblemException(400, 'request.invalid', 'name the `family` and the `pattern` (or continue a search with its `cursor`)');
+  }
+  if (body.family !== 'go' && body.family !== 'dots') {
+    throw new ProblemException(400, 'pattern.family', `the ${body.family} family has no patterns: pattern search is for go and dots`);
+  }
+  return { family: body.family, rows: body.pattern, anchor: body.anchor ?? 'anywhere', colors: body.colors ?? 'same' };
+}
+
+/** The pattern of the rows, or 400 saying what is wrong with them. */
+function patternOf(rows: readonly string[]): Pattern {
+  const read = readPattern(rows);
+  if ('cells' in read) return read;
+  switch (read.reason) {
+    case 'empty':
+      throw new ProblemException(400, 'pattern.invalid', 'the pattern has no cells: give rows of `X`, `O`, `.` and `*`');
+    case 'unequal_rows':
+      throw new ProblemException(400, 'pattern.invalid', `row ${read.row! + 1} of the pattern is ${rows[read.row!].length} cells long, row 1 ${rows[0].length}: rows must be of equal length`);
+    case 'character':
+      throw new ProblemException(400, 'pattern.invalid', `row ${read.row! + 1}, column ${read.column! + 1} of the pattern is ${JSON.stringify(rows[read.row!][read.column!])}: a cell is X, O, . or *`);
+    case 'no_stones':
+      throw new ProblemException(400, 'pattern.no_stones', 'the pattern has no X and no O: it would be on every board');
+  }
+}
+
+/** 400 `pattern.too_large` for a pattern no board of the family (or of the `boardSize` filter) holds in any orientation. */
+function fits(pattern: Pattern, family: string, width: number | undefined, height: number | undefined): void {
+  const [w, h] = width === undefined ? [SIDES[family], SIDES[family]] : [width, height ?? width];
+  // A rectangle's symmetries keep its axes, and a square's turn the pattern onto another square: it fits as written or not at all.
+  if (pattern.width > w || pattern.height > h) {
+    const board = width === undefined ? `the largest ${family} board (${w}x${h})` : `a ${w}x${h} board`;
+    throw new ProblemException(400, 'pattern.too_large', `the pattern is ${pattern.width}x${pattern.height}, larger than ${board}`);
+  }
+}
+
+/** The filters of GET /games a pattern search carries. */
+function searchFilters(body: PatternSearchBody): SearchFilters {
+  const { limit: _limit, cursor: _cursor, pattern: _pattern, anchor: _anchor, colors: _colors, family: _family, ...filters } = body;
+  return filters as SearchFilters;
+}
+
+/** A cursor of a pattern search: what it seeks, and the cursor of GET /games for the filters and where the page ended. */
+function encodePatternCursor(sought: Sought, games: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, p: { f: sought.family, r: sought.rows, a: sought.anchor, c: sought.colors }, c: games })).toString('base64url');
+}
+
+function decodePatternCursor(cursor: string): { sought: Sought; games: string } {
+  const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
+  let decoded: { v?: unknown; p?: Record<string, unknown>; c?: unknown };
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof decoded;
+  } catch {
+    throw invalid();
+  }
+  const p = decoded?.p;
+  if (
+    decoded?.v !== 1 ||
+    typeof decoded.c !== 'string' ||
+    typeof p !== 'object' ||
+    p === null ||
+    (p.f !== 'go' && p.f !== 'dots') ||
+    !Array.isArray(p.r) ||
+    p.r.length > 64 ||
+    !p.r.every((row) => typeof row === 'string' && row.length <= 64) ||
+    !(PATTERN_ANCHORS as readonly unknown[]).includes(p.a) ||
+    !(PATTERN_COLORS as readonly unknown[]).includes(p.c)
+  ) {
+    throw invalid();
+  }
+  return { sought: { family: p.f, rows: p.r as string[], anchor: p.a as PatternAnchor, colors: p.c as PatternColors }, games: decoded.c };
+}

@@ -1,0 +1,357 @@
+/**
+ * Patterns on a Go board or a Dots field: a rectangle of cells, each a wanted point state or a
+ * wildcard, placed on a board under each symmetry; and a game's main line as the changes of its
+ * points' states, ply by ply, so that a placement can be tested at every ply without the rules.
+ *
+ * Points are `y * width + x` (the row-major index of symmetry.ts's coordinates). A point's state, as
+ * patterns see it, is one of:
+ *
+ * | state | Go | Dots |
+ * |---|---|---|
+ * | {@link EMPTY} (`.`) | an empty point | an empty point no one has enclosed |
+ * | {@link FIRST} (`X`) | a black stone | a live dot of the first player |
+ * | {@link SECOND} (`O`) | a white stone | a live dot of the second player |
+ * | {@link OTHER} (only `*`) | — | a captured dot, an empty point inside a surround, a third or fourth player's dot |
+ *
+ * Pure code: no I/O, no notation.
+ */
+import { apply, gridSymmetries, inverse, transformedSize } from './symmetry.js';
+import type { Transform } from './symmetry.js';
+
+export const EMPTY = 0;
+export const FIRST = 1;
+export const SECOND = 2;
+export const OTHER = 3;
+
+/** A pattern cell that matches any state. */
+export const ANY = -1;
+
+/** The most points a board of changes may have (13 bits of a change word). */
+export const MAX_POINTS = 8192;
+
+/*
+ * The changes of a game: 16-bit words, big-endian. A word below 0x8000 is a change, `point << 2 |
+ * state`. A word with bit 15 set begins a ply: `0x8000 | point << 2 | state` when the ply put a
+ * stone or dot on `point`, {@link PASS_WORD} for a ply that put none (a pass, grounding). The words
+ * before the first ply are the start (setup stones); each ply's words after its first are what else
+ * changed before the next position (captures, enclosures, setup stones added before the next ply).
+ * Position k is the board after the start and the first k plies' words.
+ */
+const PLY_BIT = 0x8000;
+const PASS_WORD = 0xffff;
+
+/** A game's main line as pattern search replays it. */
+export interface BoardChanges {
+  readonly width: number;
+  readonly height: number;
+  /** See above. */
+  readonly changes: Uint8Array;
+}
+
+/**
+ * Writes a {@link BoardChanges}: the replay tells it each position's board (every point's state)
+ * and the point of the ply that led to it.
+ */
+export class BoardChangesWriter {
+  private readonly board: Uint8Array;
+  private words: number[] = [];
+  private positions = 0;
+
+  constructor(readonly width: number, readonly height: number) {
+    if (width * height > MAX_POINTS) throw new RangeError(`a board of ${width}x${height} has more than ${MAX_POINTS} points`);
+    this.board = new Uint8Array(width * height);
+  }
+
+  /**
+   * The next position: `states` every point's state now; `move` the point of the ply that led here
+   * (null for a ply that put nothing on the board; undefined for the start, which no ply led to).
+   */
+  observe(states: ArrayLike<number>, move?: number | null): void {
+    if (this.positions > 0 && move === undefined) throw new Error('a position after the start needs its ply');
+    if (this.positions === 0 && move !== undefined) throw new Error('the start has no ply');
+    if (move === null) this.words.push(PASS_WORD);
+    else if (move !== undefined) {
+      this.words.push(PLY_BIT | (move << 2) | states[move]);
+      this.board[move] = states[move];
+    }
+    for (let p = 0; p < this.board.length; p++) {
+      if (this.board[p] !== states[p]) {
+        this.words.push((p << 2) | states[p]);
+        this.board[p] = states[p];
+      }
+    }
+    this.positions++;
+  }
+
+  finish(): BoardChanges {
+    const changes = new Uint8Array(this.words.length * 2);
+    this.words.forEach((word, i) => {
+      changes[2 * i] = word >>> 8;
+      changes[2 * i + 1] = word & 0xff;
+    });
+    return { width: this.width, height: this.height, changes };
+  }
+}
+
+/**
+ * The points each of the two players ever held over the line (a stone or a live dot at some
+ * position), as bitmaps: bit `p % 8` of byte `p >> 3`. A pattern's `X` points must all be in the
+ * first's, its `O` points in the second's, at any placement where it can match.
+ */
+export function everHeld(board: BoardChanges): { first: Uint8Array; second: Uint8Array } {
+  const bytes = (board.width * board.height + 7) >> 3;
+  const first = new Uint8Array(bytes);
+  const second = new Uint8Array(bytes);
+  const { changes } = board;
+  for (let at = 0; at < changes.length; at += 2) {
+    const word = (changes[at] << 8) | changes[at + 1];
+    if (word === PASS_WORD) continue;
+    const point = (word & 0x7fff) >> 2;
+    const state = word & 3;
+    if (state === FIRST) first[point >> 3] |= 1 << (point & 7);
+    else if (state === SECOND) second[point >> 3] |= 1 << (point & 7);
+  }
+  return { first, second };
+}
+
+/** A pattern as written: `width` × `height` cells, row-major, each a state or {@link ANY}. */
+export interface Pattern {
+  readonly width: number;
+  readonly height: number;
+  readonly cells: Int8Array;
+}
+
+/** Why a pattern cannot be read: a reason code, and where. */
+export interface PatternProblem {
+  readonly reason: 'empty' | 'unequal_rows' | 'character' | 'no_stones';
+  readonly row?: number;
+  readonly column?: number;
+}
+
+const CELL: Readonly<Record<string, number>> = { X: FIRST, O: SECOND, '.': EMPTY, '*': ANY };
+
+/** A pattern from its rows (`X`, `O`, `.`, `*`), or what is wrong with them. */
+export function readPattern(rows: readonly string[]): Pattern | PatternProblem {
+  if (rows.length === 0 || rows[0].length === 0) return { reason: 'empty' };
+  const width = rows[0].length;
+  const cells = new Int8Array(width * rows.length);
+  let stones = 0;
+  for (let y = 0; y < rows.length; y++) {
+    if (rows[y].length !== width) return { reason: 'unequal_rows', row: y };
+    for (let x = 0; x < width; x++) {
+      const cell = CELL[rows[y][x]];
+      if (cell === undefined) return { reason: 'character', row: y, column: x };
+      cells[y * width + x] = cell;
+      if (cell === FIRST || cell === SECOND) stones++;
+    }
+  }
+  if (stones === 0) return { reason: 'no_stones' };
+  return { width, height: rows.length, cells };
+}
+
+export type Anchor = 'anywhere' | 'corner' | 'edge';
+
+/**
+ * The pattern placed on a board: turned by `transform` (symmetry.ts: the pattern as written → as it
+ * lies on the board), its turned rectangle's top-left cell on the board's point (`left`, `top`),
+ * colours exchanged or not. `points[i]` is a board point the pattern fixes and `wants[i]` the state
+ * it must hold there (wildcards left out).
+ */
+export interface Placement {
+  readonly transform: Transform;
+  readonly left: number;
+  readonly top: number;
+  /** The turned rectangle's size on the board. */
+  readonly width: number;
+  readonly height: number;
+  readonly swapped: boolean;
+  readonly points: Int32Array;
+  readonly wants: Uint8Array;
+}
+
+/**
+ * Every distinct placement of the pattern on a `boardWidth` × `boardHeight` board under the board's
+ * symmetries (8 on a square, 4 on a rectangle), with the anchor: `corner` — the pattern's top-left
+ * cell on a corner of the board (its first row and column then lie along the two edges);
+ * `edge` — its first row along an edge, its rows going inwards; `anywhere` — any offset. With
+ * `swapColors`, each placement again with X and O exchanged. Placements that fix the same points to
+ * the same states (a symmetric pattern) are listed once, the first in the order transform, top,
+ * left, colours.
+ */
+export function placements(pattern: Pattern, boardWidth: number, boardHeight: number, anchor: Anchor, swapColors: boolean): Placement[] {
+  const found: Placement[] = [];
+  const seen = new Set<string>();
+  const { width: pw, height: ph } = pattern;
+  const onEdge = (x: number, y: number) => ({ left: x === 0, right: x === boardWidth - 1, top: y === 0, bottom: y === boardHeight - 1 });
+  for (const t of gridSymmetries(boardWidth, boardHeight)) {
+    const [tw, th] = transformedSize(t, pw, ph);
+    if (tw > boardWidth || th > boardHeight) continue;
+    const cellAt = (x: number, y: number, left: number, top: number): [number, number] => {
+      const [cx, cy] = apply(t, x, y, pw, ph);
+      return [left + cx, top + cy];
+    };
+    for (let top = 0; top + th <= boardHeight; top++) {
+      for (let left = 0; left + tw <= boardWidth; left++) {
+        if (anchor !== 'anywhere') {
+          const [ax, ay] = cellAt(0, 0, left, top);
+          const [bx, by] = cellAt(pw - 1, 0, left, top);
+          const [cx, cy] = cellAt(0, Math.min(1, ph - 1), left, top);
+          const a = onEdge(ax, ay);
+          const b = onEdge(bx, by);
+          const c = onEdge(cx, cy);
+          const edges = (['left', 'right', 'top', 'bottom'] as const).filter((e) => a[e] && b[e] && (ph === 1 || !c[e]));
+          if (edges.length === 0) continue;
+          if (anchor === 'corner') {
+            // The first column along an edge too, its columns going inwards.
+            const [dx, dy] = cellAt(0, ph - 1, left, top);
+            const [ex, ey] = cellAt(Math.min(1, pw - 1), 0, left, top);
+            const d = onEdge(dx, dy);
+            const e = onEdge(ex, ey);
+            if (!(['left', 'right', 'top', 'bottom'] as const).some((side) => a[side] && d[side] && (pw === 1 || !e[side]))) continue;
+          }
+        }
+        for (const swapped of swapColors ? [false, true] : [false]) {
+          const points: number[] = [];
+          const wants: number[] = [];
+          for (let y = 0; y < ph; y++) {
+            for (let x = 0; x < pw; x++) {
+              let want = pattern.cells[y * pw + x];
+              if (want === ANY) continue;
+              if (swapped && want !== EMPTY) want = want === FIRST ? SECOND : FIRST;
+              const [bx, by] = cellAt(x, y, left, top);
+              points.push(by * boardWidth + bx);
+              wants.push(want);
+            }
+          }
+          const order = points.map((_, i) => i).sort((i, j) => points[i] - points[j]);
+          const key = order.map((i) => `${points[i]}:${wants[i]}`).join(',');
+          if (seen.has(key)) continue;
+          seen.add(key);
+          found.push({ transform: t, left, top, width: tw, height: th, swapped, points: Int32Array.from(points), wants: Uint8Array.from(wants) });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Where a placement first matched, and the first ply after it that touched its area. */
+export interface PatternMatch {
+  /** The first position (ply) at which one of the placements matches. */
+  readonly ply: number;
+  /** Which of the placements given (the first of them in their order when several match then). */
+  readonly placement: number;
+  /**
+   * The first ply after `ply` that put a stone or dot inside the placement's rectangle or next to it
+   * (the rectangle grown by one point each way): its point and state; null when none did.
+   */
+  readonly next: { readonly point: number; readonly state: number } | null;
+}
+
+/**
+ * The first position of a game's line at which one of the placements matches (each fixed point in
+ * the state it wants), or null. The line is followed change by change; a placement is tested again
+ * only when one of its points changes, through a count per placement of its points in the wrong state.
+ */
+export function firstMatch(board: BoardChanges, candidates: readonly Placement[]): PatternMatch | null {
+  const { width, height, changes } = board;
+  const n = width * height;
+  const states = new Uint8Array(n);
+  // Per board point, the (placement, wanted state) pairs that fix it.
+  const head = new Int32Array(n).fill(-1);
+  const link: number[] = [];
+  const owner: number[] = [];
+  const want: number[] = [];
+  const wrong = new Int32Array(candidates.length);
+  candidates.forEach((placement, index) => {
+    for (let i = 0; i < placement.points.length; i++) {
+      const p = placement.points[i];
+      link.push(head[p]);
+      owner.push(index);
+      want.push(placement.wants[i]);
+      head[p] = link.length - 1;
+      if (placement.wants[i] !== EMPTY) wrong[index]++;
+    }
+  });
+  let matched = -1;
+  // The placements whose count fell to 0 during the current position's changes.
+  const fell: number[] = [];
+  const matchNow = (): number => {
+    let first = -1;
+    for (const i of fell) if (wrong[i] === 0 && (first < 0 || i < first)) first = i;
+    fell.length = 0;
+    return first;
+  };
+  const set = (point: number, state: number) => {
+    const before = states[point];
+    if (before === state) return;
+    states[point] = state;
+    for (let e = head[point]; e >= 0; e = link[e]) {
+      if (want[e] === before) wrong[owner[e]]++;
+      else if (want[e] === state && --wrong[owner[e]] === 0) fell.push(owner[e]);
+    }
+  };
+  // A placement that wants only empty points matches the empty board.
+  for (let i = 0; i < candidates.length; i++) if (wrong[i] === 0) fell.push(i);
+  let ply = 0;
+  let at = 0;
+  // The start: every word before the first ply.
+  for (; at < changes.length; at += 2) {
+    const word = (changes[at] << 8) | changes[at + 1];
+    if (word & PLY_BIT) break;
+    set(word >> 2, word & 3);
+  }
+  matched = matchNow();
+  while (matched < 0 && at < changes.length) {
+    ply++;
+    const first = (changes[at] << 8) | changes[at + 1];
+    if (first !== PASS_WORD) set((first & 0x7fff) >> 2, first & 3);
+    for (at += 2; at < changes.length; at += 2) {
+      const word = (changes[at] << 8) | changes[at + 1];
+      if (word & PLY_BIT) break;
+      set(word >> 2, word & 3);
+    }
+    matched = matchNow();
+  }
+  if (matched < 0) return null;
+  // The continuation: the next ply with a point in the area or next to it.
+  const area = candidates[matched];
+  let next: PatternMatch['next'] = null;
+  for (; at < changes.length; at += 2) {
+    const word = (changes[at] << 8) | changes[at + 1];
+    if (!(word & PLY_BIT) || word === PASS_WORD) continue;
+    const point = (word & 0x7fff) >> 2;
+    const x = point % width;
+    const y = Math.floor(point / width);
+    if (x >= area.left - 1 && x <= area.left + area.width && y >= area.top - 1 && y <= area.top + area.height) {
+      next = { point, state: word & 3 };
+      break;
+    }
+  }
+  return { ply, placement: matched, next };
+}
+
+/**
+ * A board point in the pattern's own frame: the cell of the pattern as written that the placement
+ * puts on the point, as (x, y) — from -1 to the pattern's width or height for a point next to it.
+ */
+export function patternCell(pattern: Pattern, placement: Placement, point: number, boardWidth: number): [number, number] {
+  const bx = (point % boardWidth) - placement.left;
+  const by = Math.floor(point / boardWidth) - placement.top;
+  // Points next to the rectangle: found through the rectangle grown by one on each side.
+  const [gw, gh] = [placement.width + 2, placement.height + 2];
+  const [x, y] = apply(inverse(placement.transform), bx + 1, by + 1, gw, gh);
+  return [x - 1, y - 1];
+}
+
+/**
+ * A Dots field's points as patterns see them, written into `into`: from each point's owner (0 or
+ * seat + 1) and captor (0 or the enclosing seat + 1).
+ */
+export function patternStatesOfDots(owner: ArrayLike<number>, captor: ArrayLike<number>, into: Uint8Array): Uint8Array {
+  for (let p = 0; p < into.length; p++) {
+    const o = owner[p];
+    into[p] = captor[p] !== 0 ? OTHER : o === 0 ? EMPTY : o === 1 ? FIRST : o === 2 ? SECOND : OTHER;
+  }
+  return into;
+}
