@@ -63,6 +63,8 @@ export class DotsCluster implements LobbyPeers {
   private listening: { stop: AbortController; ready: Promise<{ closed: Promise<void> }> } | null = null;
   private relisten: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Whether the node has listened (it has had Dots players, so others may have seats at its games or players in them). */
+  private listened = false;
   private readonly work = new Set<Promise<unknown>>();
 
   constructor(
@@ -109,7 +111,7 @@ export class DotsCluster implements LobbyPeers {
     this.stopped = true;
     if (this.relisten !== null) clearTimeout(this.relisten);
     try {
-      this.post(BROADCAST, { k: 'gone', f: this.node, node: this.node });
+      if (this.listened) this.post(BROADCAST, { k: 'gone', f: this.node, node: this.node });
       while (this.sending !== null || this.work.size > 0) await Promise.allSettled([this.sending, ...this.work]);
       await this.repository.removeNode(this.node);
     } catch (error) {
@@ -193,6 +195,7 @@ export class DotsCluster implements LobbyPeers {
         throw error;
       });
     this.listening = { stop, ready };
+    this.listened = true;
     await ready;
   }
 
