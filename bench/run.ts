@@ -6,6 +6,7 @@ import { run as dots } from './dots.js';
 import { run as dotsServer } from './dots-server.js';
 import { run as exportGames } from './export.js';
 import { run as go } from './go.js';
+import { run as identity } from './identity.js';
 import { run as imports } from './imports.js';
 import { run as importSpool } from './import-spool.js';
 import { run as interchange } from './interchange.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   'peg-solitaire': pegSolitaire,
   'position-keys': positionKeys,
   positions,
+  identity,
   archive,
   export: exportGames,
   imports,

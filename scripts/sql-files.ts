@@ -14,6 +14,7 @@ import { GamesWriteRepository } from '../src/games/games-write.repository.js';
 import { EXAMPLE, SEEDED_GAMES, SEEDED_UPLOAD } from '../src/games/sql-examples.js';
 import { ImportsRepository } from '../src/imports/imports.repository.js';
 import { PlayersRepository } from '../src/players/players.repository.js';
+import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PositionsRepository } from '../src/positions/positions.repository.js';
 import { PatternsRepository } from '../src/patterns/patterns.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';
@@ -39,6 +40,7 @@ export const REPOSITORIES: readonly RecordedRepository[] = [
   repository('src/imports/imports.repository.ts', ImportsRepository, (db) => new ImportsRepository(db)),
   repository('src/players/players.repository.ts', PlayersRepository, (db) => new PlayersRepository(db)),
   repository('src/positions/positions.repository.ts', PositionsRepository, (db) => new PositionsRepository(db)),
+  repository('src/identity/identity.repository.ts', IdentityRepository, (db) => new IdentityRepository(db)),
   repository('src/patterns/patterns.repository.ts', PatternsRepository, (db) => new PatternsRepository(db)),
   repository('src/dots-server/dots.repository.ts', DotsRepository, (db) => new DotsRepository(db)),
   repository('src/database/database.repository.ts', DatabaseRepository, (db) => new DatabaseRepository(db)),

@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { DotsServerModule } from './dots-server/dots-server.module.js';
 import { FormatsApiModule } from './formats-api/formats.module.js';
 import { GamesModule } from './games/games.module.js';
+import { IdentityModule } from './identity/identity.module.js';
 import { HealthController } from './health/health.controller.js';
 import { ImportsModule } from './imports/imports.module.js';
 import { PlayersModule } from './players/players.module.js';
@@ -26,7 +27,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, DotsServerModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, IdentityModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

@@ -25,6 +25,8 @@ export interface AnalysisPoolOptions {
   readonly pluginModules?: readonly string[];
   /** Whether games read to be stored get their positions made for the position index (POSITION_INDEX); true when absent. */
   readonly positions?: boolean;
+  /** Whether they get their identity (GAME_IDENTITY); true when absent. */
+  readonly identity?: boolean;
 }
 
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
@@ -56,7 +58,7 @@ export class AnalysisPool {
       maxThreads: options.threads,
       idleTimeout: IDLE_THREAD_MS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
-      workerData: { pluginModules: options.pluginModules ?? [], positions: options.positions ?? true },
+      workerData: { pluginModules: options.pluginModules ?? [], positions: options.positions ?? true, identity: options.identity ?? true },
     });
   }
 

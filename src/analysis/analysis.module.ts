@@ -19,6 +19,7 @@ import { AnalysisPool } from './analysis-pool.js';
           limits: config.limits,
           pluginModules: config.formatPluginModules,
           positions: config.POSITION_INDEX,
+          identity: config.GAME_IDENTITY,
         }),
     },
   ],

@@ -12,10 +12,12 @@ import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply } from './
  * runs here, never on the archive's event loop, and so does drawing board pictures as PNG. A FormatError travels back as data (the upload's
  * fault, answered 4xx); any other error is rethrown and becomes a server error.
  */
-const data = workerData as { pluginModules?: string[]; positions?: boolean } | undefined;
+const data = workerData as { pluginModules?: string[]; positions?: boolean; identity?: boolean } | undefined;
 const extraPlugins = await loadPluginModules(data?.pluginModules ?? []);
 /** Whether games read to be stored get their positions made (POSITION_INDEX). */
 const positions = data?.positions ?? true;
+/** Whether they get their identity (GAME_IDENTITY), which the same replay makes. */
+const identity = data?.identity ?? true;
 const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
 
 export default async function analyse(task: AnalysisTask): Promise<AnalysisReply> {
@@ -30,8 +32,8 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: positions && task.withReplay === false });
-      return { ok: true, record: task.withReplay === false ? withoutReplay(record) : record };
+      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: (positions || identity) && task.withReplay === false });
+      return { ok: true, record: task.withReplay === false ? asStored(withoutReplay(record)) : record };
     }
     if (task.kind === 'readMany') {
       const results: ReadReply[] = [];
@@ -40,7 +42,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: positions })) });
+          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: positions || identity })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });
@@ -69,7 +71,15 @@ function withoutReplay(record: ReadResult): ReadResult {
  */
 function storedForm(record: ReadResult): ReadResult {
   const { spans } = record;
-  return { ...withoutReplay(record), header: spans.header ? null : record.header, body: spans.body ? null : record.body };
+  return asStored({ ...withoutReplay(record), header: spans.header ? null : record.header, body: spans.body ? null : record.body });
+}
+
+/** A reading with the positions and the identity the settings keep (one replay makes both). */
+function asStored(record: ReadResult): ReadResult {
+  const track = record.positions;
+  if (!track || (positions && identity)) return record;
+  const { identity: made, ...rest } = track;
+  return { ...record, positions: { ...rest, entries: positions ? track.entries : new Uint8Array(0), ...(identity && made ? { identity: made } : {}) } };
 }
 
 function asData(error: FormatError): FormatErrorData {

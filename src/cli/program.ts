@@ -37,6 +37,8 @@ const FILTERS = {
   marginMax: ['number', "the winner's margin in points is at most this"],
   rating: ['text', "a player's rating or rank as written (5d, 2100)"],
   rules: ['text', 'the rules named (Japanese, Chinese…)'],
+  unique: ['boolean', 'true: each game once (a copy of a game, another format, turned or broken off, is left out)'],
+  signature: ['text', 'Go: the Dyer signature, 12 characters (pdddpp…)'],
   sort: ['text', '-uploaded (default), uploaded, played or -played'],
 } as const satisfies Record<keyof ExportFilters, readonly [FilterKind, string]>;
 

@@ -132,6 +132,13 @@ export class AppConfig {
   @BooleanSetting(true)
   POSITION_INDEX = true;
 
+  /**
+   * Give each game stored an identity (docs/identity.md): what GET /games/{id}/relatives, `unique`
+   * and `signature` search. false stores games without it; POST /reindex gives it once it is true again.
+   */
+  @BooleanSetting(true)
+  GAME_IDENTITY = true;
+
   /** Most games one uploaded file (an SGF collection, a PDN database) may hold. */
   @IntSetting(10_000, 1, 1_000_000)
   MAX_GAMES_PER_FILE = 10_000;

@@ -71,6 +71,8 @@ export const PROBLEM_CODES = [
   'position.not_indexed',
   /** A ply past the last position of the game's main line. */
   'position.ply_out_of_range',
+  /** The game has no identity (its family gives none, or it was stored before identities were kept): POST /reindex it. */
+  'identity.not_indexed',
   /** No such route, format or schema. */
   'resource.not_found',
   /** Every analysis thread is busy and the queue is full: retry after Retry-After. */

@@ -123,6 +123,31 @@ export interface PositionTrack {
   readonly entries: Uint8Array;
   /** Go and Dots: the same positions as the changes of the board's points, for pattern search (`src/rules/patterns.ts`). */
   readonly board?: BoardChanges;
+  /** What makes the game this game, whatever file holds it (see {@link GameIdentity}); absent where the family's replay gives none. */
+  readonly identity?: GameIdentity;
+}
+
+/**
+ * A game's identity: its start and its plies written in one orientation of the board chosen from the
+ * game alone, so every file of the game — another format, a turned board, colours swapped where the
+ * family allows it — writes the same bytes, and a broken-off copy writes their beginning. The layout
+ * is `src/formats/families/positions.ts`'s ({@link PositionTrack} is built beside it).
+ */
+export interface GameIdentity {
+  /** The start (`startLength` bytes), then each ply (`plyLength` bytes each). */
+  readonly sequence: Uint8Array;
+  readonly startLength: number;
+  readonly plyLength: number;
+  readonly plies: number;
+  /**
+   * The transforms (`src/rules/symmetry.ts`) that turn the game's board into the orientation
+   * `sequence` is written in: one, or several for a game as symmetric as its board.
+   */
+  readonly transforms: readonly number[];
+  /** Go and Dots, which write colours relative to the first mover: that mover's seat (0 black / first player). Null elsewhere. */
+  readonly firstSeat: number | null;
+  /** Go: the Dyer signature (moves 20, 31, 40, 51, 60 and 71 in SGF letters, least over the board's symmetries); null for a game of fewer than 20 moves. */
+  readonly signature?: string | null;
 }
 
 /**
@@ -189,6 +214,8 @@ export interface GameFacts {
   readonly ending?: GameEnding | null;
   /** The winner's margin in points where the recorded result gives one (Go `W+2.5`, Dots `B+23`); 0 for a counted draw. */
   readonly margin?: number | null;
+  /** Go: the Dyer signature, which the archive takes from the game's identity (a plugin leaves it out). */
+  readonly signature?: string | null;
 }
 
 export const GAME_ENDINGS = ['score', 'resignation', 'time', 'forfeit', 'draw', 'unknown'] as const;

@@ -29,10 +29,12 @@ export interface SearchFilters {
   readonly marginMax?: number;
   readonly rules?: string;
   readonly rating?: string;
+  readonly unique?: boolean;
+  readonly signature?: string;
   readonly sort?: GameSort;
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'rating', 'sort'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'rating', 'unique', 'signature', 'sort'] as const;
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -66,6 +68,8 @@ const VALID: Record<FilterKey, (value: unknown) => boolean> = {
   marginMax: isMargin,
   rules: isText,
   rating: isText,
+  unique: (value) => typeof value === 'boolean',
+  signature: (value) => typeof value === 'string' && /^([a-z]{2}|__){6}$/.test(value),
   sort: (value) => (GAME_SORTS as readonly unknown[]).includes(value),
 };
 

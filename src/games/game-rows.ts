@@ -37,6 +37,8 @@ export interface SummaryRow extends NamedRow {
   readonly rules: string | null;
   readonly ending: GameEnding | null;
   readonly margin: number | null;
+  /** From game_identities (absent where a statement does not read it). */
+  readonly signature?: string | null;
   readonly header?: string | null;
   readonly body?: string | null;
 }
@@ -130,6 +132,7 @@ export function toView(row: SummaryRow, players: PlayerEntry[], texts = false): 
               rules: row.rules,
               ending: row.ending,
               margin: row.margin,
+              signature: row.signature ?? null,
             },
           },
   };

@@ -107,6 +107,10 @@ export interface GameFilters {
   rules?: string;
   /** A player's rating as written, whole and case-insensitively. */
   rating?: string;
+  /** Each game once: copies of a game stored (see src/identity/identity.sql.ts) are left out. */
+  unique?: boolean;
+  /** Go: the Dyer signature, exactly. */
+  signature?: string;
   /** Keyset pagination: only games past this id (and, sorting by date played, this day) in the sort order. */
   pastId?: number;
   pastDate?: string;

@@ -36,7 +36,8 @@ export function viewOfNewGame(
           consistent: analysis.verdict.consistent,
           problems: [...analysis.verdict.problems],
           details: { ...analysis.details },
-          facts: { ...analysis.facts },
+          // The signature is the archive's, from the identity the stored game got.
+          facts: { ...analysis.facts, signature: record.positions?.identity?.signature ?? null },
         }
       : null,
   };
@@ -84,7 +85,9 @@ function dtoOf(view: GameView | GameViewWithJsonText, problems: unknown, details
 }
 
 function withNullFacts(facts: GameFacts): GameFactsDto {
-  return facts.ending === undefined || facts.margin === undefined ? { ...facts, ending: facts.ending ?? null, margin: facts.margin ?? null } : (facts as GameFactsDto);
+  return facts.ending === undefined || facts.margin === undefined || facts.signature === undefined
+    ? { ...facts, ending: facts.ending ?? null, margin: facts.margin ?? null, signature: facts.signature ?? null }
+    : (facts as GameFactsDto);
 }
 
 /*

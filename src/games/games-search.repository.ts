@@ -8,6 +8,7 @@ import { sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameFilters, SearchHit } from './game-view.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS, UPLOADED_KEY } from './games.sql.js';
 import { nameKeyMatches, playerNameKey } from './player-name-key.js';
+import { IS_COPY } from '../identity/identity.sql.js';
 
 /**
  * The searches of `GET /games`, and the walk of `POST /games/reindex` over the same filters: which
@@ -45,6 +46,8 @@ export class GamesSearchRepository {
     },
     { name: 'a publisher alone', params: [{ publisher: 'SGF', sort: '-played' }, 21] },
     { name: 'a version alone', params: [{ version: 'FF4-Go', status: 'stored' }, 21] },
+    { name: 'each game once', params: [{ unique: true }, 21] },
+    { name: 'a Dyer signature', params: [{ signature: 'pdddpppdddpp' }, 21] },
   )
   async search(filters: GameFilters, limit: number): Promise<SearchHit[]> {
     const { where, params } = whereClause(filters, limit);
@@ -98,7 +101,9 @@ export function orderOf(filters: GameFilters): string {
 /** Filters that narrow by the seats alone, nothing else: a page is then found among the seats. */
 function byOneNameOnly(filters: GameFilters): boolean {
   const positional = new Set(['sort', 'pastId']);
-  const narrowing = Object.entries(filters).filter(([key, value]) => value !== undefined && !positional.has(key)).map(([key]) => key);
+  const narrowing = Object.entries(filters)
+    .filter(([key, value]) => value !== undefined && !positional.has(key) && !(key === 'unique' && value === false))
+    .map(([key]) => key);
   return narrowing.length === 1 && (narrowing[0] === 'player' || narrowing[0] === 'winner') && !sortsByDay(filters.sort);
 }
 
@@ -152,6 +157,8 @@ export function whereClause(filters: GameFilters, pageSize?: number): { where: s
   if (filters.consistent !== undefined) where.push(`a.consistent = ${param(filters.consistent)}`);
   if (filters.uploadedFrom !== undefined) where.push(`g.uploaded_at >= ${param(filters.uploadedFrom)}`);
   if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
+  if (filters.signature !== undefined) where.push(`g.id IN (SELECT i.game_id FROM game_identities i WHERE i.signature = ${param(filters.signature)})`);
+  if (filters.unique === true) where.push(`NOT ${IS_COPY}`);
   const nameMatches = (part: string): string => nameKeyMatches('p.name_key', part, param);
   const seats = (condition: string): string => {
     if (pageSize === undefined || !byOneNameOnly(filters)) return `g.id IN (SELECT p.game_id FROM game_players p WHERE ${condition})`;

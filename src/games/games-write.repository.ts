@@ -8,6 +8,7 @@ import type { UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { playerNameKey } from './player-name-key.js';
+import { IDENTITY_ROW_FIELDS, identityRowFields, identityRowsFrom, identitySequence } from '../identity/identity-rows.js';
 import { POSITION_ROW_FIELDS, positionEntries, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
 import { patternBytes, patternRowsFrom } from '../patterns/pattern-rows.js';
 import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
@@ -123,6 +124,7 @@ export class GamesWriteRepository {
       upload_end: game.inUpload?.end ?? null,
       ...indexRowFields(game.record),
       ...positionRowFields(game.record.positions, game.record.analysis),
+      ...identityRowFields(game.record.positions, game.record.analysis),
     }));
     const params: unknown[] = [JSON.stringify(fields), batch.map((game) => (inline(game) ? game.file.bytes : null))];
     const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
@@ -131,6 +133,10 @@ export class GamesWriteRepository {
     const tracks = batch.map((game) => {
       const entries = positionEntries(game.record.positions);
       return entries === null ? 'NULL::bytea' : `$${params.push(entries)}::bytea`;
+    });
+    const sequences = batch.map((game) => {
+      const sequence = identitySequence(game.record.positions, game.record.analysis);
+      return sequence === null ? 'NULL::bytea' : `$${params.push(sequence)}::bytea`;
     });
     // And its board's changes for pattern search, so too.
     const boards = batch.map((game) => {
@@ -141,7 +147,8 @@ export class GamesWriteRepository {
       `WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS})
+                                               upload_id bigint, upload_start int, upload_end int, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS},
+                                               ${IDENTITY_ROW_FIELDS})
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), ${formatRows('src')}, game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
@@ -160,7 +167,7 @@ export class GamesWriteRepository {
          -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
          INSERT INTO game_files (game_id, raw)
          SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
-       ), ${indexRowsFrom('made')}, ${positionRowsFrom('made', `ARRAY[${tracks.join(', ')}]`)}
+       ), ${indexRowsFrom('made')}, ${positionRowsFrom('made', `ARRAY[${tracks.join(', ')}]`)}, ${identityRowsFrom('made', `ARRAY[${sequences.join(', ')}]`)}
        , ${patternRowsFrom('made', `ARRAY[${boards.join(', ')}]`)}
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
       params,
@@ -198,15 +205,21 @@ export class GamesWriteRepository {
       );
       if (updated.length === 0) return false;
       await manager.query(
-        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1)
+        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1),
+         i AS (DELETE FROM game_identities WHERE game_id = $1)
          DELETE FROM game_players WHERE game_id = $1`,
         [id],
       );
       await manager.query(
-        `WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS})),
-         ${indexRowsFrom('made')}, ${positionRowsFrom('made', 'ARRAY[$3::bytea]')}
+        `WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS}, ${IDENTITY_ROW_FIELDS})),
+         ${indexRowsFrom('made')}, ${positionRowsFrom('made', 'ARRAY[$3::bytea]')}, ${identityRowsFrom('made', 'ARRAY[$4::bytea]')}
          SELECT 1`,
-        [id, JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions, record.analysis) }), positionEntries(record.positions)],
+        [
+          id,
+          JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions, record.analysis), ...identityRowFields(record.positions, record.analysis) }),
+          positionEntries(record.positions),
+          identitySequence(record.positions, record.analysis),
+        ],
       );
       await manager.query(`DELETE FROM game_patterns WHERE game_id = $1`, [id]);
       await manager.query(`WITH made AS (SELECT $1::bigint AS id, 1 AS i, $2::text AS family), ${patternRowsFrom('made', 'ARRAY[$3::bytea]')} SELECT 1`, [

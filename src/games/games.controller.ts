@@ -20,7 +20,7 @@ import { AppConfig } from '../common/config.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
-import { GameDto, GamePageDto } from './dto/game.dto.js';
+import { GameDto, GamePageDto, UploadedGameDto } from './dto/game.dto.js';
 import { ReplayDto } from './dto/replay.dto.js';
 import { BoardPictureQuery } from './dto/board-picture.query.js';
 import { SearchGamesQuery } from './dto/search-games.query.js';
@@ -40,7 +40,7 @@ const DOWNLOAD_HEADERS = { 'Content-Disposition': header('`attachment` with the 
 const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetailsDto' } } };
 
 /** The `{id}` of every game route: decimal digits of a positive 64-bit integer; anything else is a 400. */
-const GameIdParam = () =>
+export const GameIdParam = () =>
   applyDecorators(
     ApiParam({ name: 'id', schema: { type: 'integer', format: 'int64', minimum: 1 }, description: 'The game id.' }),
     ApiResponse({ status: 400, description: 'The id is not decimal digits naming 1 to 2^63-1.', content: problem }),
@@ -76,8 +76,8 @@ export class GamesController {
       },
     },
   })
-  @ApiResponse({ status: 201, type: GameDto, description: 'Stored; `Location` names the new game.', headers: LOCATION })
-  @ApiResponse({ status: 200, type: GameDto, description: 'These bytes were stored before: the existing game.', headers: LOCATION })
+  @ApiResponse({ status: 201, type: UploadedGameDto, description: 'Stored; `Location` names the new game; `sameAs` the games already stored that hold the same game.', headers: LOCATION })
+  @ApiResponse({ status: 200, type: UploadedGameDto, description: 'These bytes were stored before: the existing game.', headers: LOCATION })
   @ApiResponse({ status: 400, description: 'Bad query or multipart form.', content: problem })
   @ApiResponse({ status: 413, description: 'Larger than MAX_UPLOAD_BYTES.', content: problem })
   @ApiResponse({ status: 415, description: 'Binary content no format reads.', content: problem })
@@ -87,7 +87,7 @@ export class GamesController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
     @Query() query: UploadGameQuery,
-  ): Promise<GameDto> {
+  ): Promise<UploadedGameDto> {
     const file = await receiveUpload(request, response, this.config.MAX_UPLOAD_BYTES, query.filename);
     const { game, created } = await this.games.upload(file, query);
     response.status(created ? 201 : 200).location(`/games/${game.id}`);

@@ -9,8 +9,10 @@ import { GamesViewRepository } from './games-view.repository.js';
 import { GamesWriteRepository } from './games-write.repository.js';
 import { GamesService } from './games.service.js';
 import { ReindexController } from './reindex.controller.js';
+import { IdentityModule } from '../identity/identity.module.js';
 
 @Module({
+  imports: [IdentityModule],
   // ExportController first: its /games/export must be routed before /games/{id}.
   controllers: [ExportController, GamesController, ReindexController],
   providers: [

@@ -12,7 +12,8 @@ import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import { encodeCursor, resolveSearch } from './cursor.js';
 import type { SearchFilters } from './cursor.js';
 import type { GameFilters } from './game-view.js';
-import type { GameDto, GamePageDto } from './dto/game.dto.js';
+import type { GameDto, GamePageDto, UploadedGameDto } from './dto/game.dto.js';
+import { IdentityService } from '../identity/identity.service.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
 import type { GameId } from './game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
@@ -44,6 +45,7 @@ export class GamesService implements OnApplicationBootstrap {
     @InjectReads(GamesSearchRepository) private readonly searchReads: Reads<GamesSearchRepository>,
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
+    private readonly identities: IdentityService,
   ) {}
 
   /** Says once, at start, when the machine has no font to write the PNG pictures' text with (they are drawn either way). */
@@ -59,7 +61,13 @@ export class GamesService implements OnApplicationBootstrap {
    * Stores an upload: 201 for new bytes, 200 with the stored game for bytes seen before. An upload
    * racing a delete of the same bytes ends as if the delete came first (stored anew) or last.
    */
-  async upload(file: ReceivedFile, query: UploadGameQuery): Promise<{ game: GameDto; created: boolean }> {
+  async upload(file: ReceivedFile, query: UploadGameQuery): Promise<{ game: UploadedGameDto; created: boolean }> {
+    const { game, created } = await this.store(file, query);
+    const sameAs = (await this.identities.sameAs([game.id])).get(game.id) ?? [];
+    return { game: { ...game, sameAs }, created };
+  }
+
+  private async store(file: ReceivedFile, query: UploadGameQuery): Promise<{ game: GameDto; created: boolean }> {
     const filename = uploadFilename(query, file);
     const sha256 = sha256Hex(file.bytes);
     const known = await this.existing(sha256);
@@ -185,8 +193,9 @@ export class GamesService implements OnApplicationBootstrap {
     const hits = await this.searchReads.read((searches) => searches.search({ ...gameFilters(filters), pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1));
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
+    const standings = await this.identities.standings(page.map((hit) => hit.game.id));
     return {
-      items: page.map((hit) => toGameSummaryDto(hit.game)),
+      items: page.map((hit) => ({ ...toGameSummaryDto(hit.game), ...(standings.get(hit.game.id) ?? { copyOf: null, copies: 0 }) })),
       next: hits.length > limit ? encodeCursor(filters, { id: last.game.id, day: last.game.analysis?.facts.datePlayed ?? undefined, uploadedAt: last.uploadedKey }) : null,
     };
   }

@@ -33,7 +33,8 @@ export const summaryColumns = (problemsAndDetails: 'json' | 'text') => `
   g.id, ${NAMED_COLUMNS}, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   ${problemsAndDetails === 'json' ? 'a.problems, a.details' : 'a.problems::text AS problems, a.details::text AS details'},
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin`;
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature`;
 
 export const SUMMARY_COLUMNS = summaryColumns('json');
 

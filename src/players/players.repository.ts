@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
 import type { Family, PlayerOutcome } from '../formats/plugin.js';
 import { nameKeyMatches } from '../games/player-name-key.js';
+import { IS_COPY } from '../identity/identity.sql.js';
 
 export interface PlayerRow {
   readonly key: string;
@@ -56,13 +57,13 @@ export class PlayersRepository {
     return rows.map((row) => ({ key: row.key, name: row.name, games: Number(row.games) }));
   }
 
-  /** How many of the player's games ended how, per family. */
+  /** How many of the player's games ended how, per family; each game once (a copy of a game stored is not counted again: docs/identity.md). */
   @GenerateSql({ params: ['lee sedol'] })
   async outcomes(key: string): Promise<OutcomeCount[]> {
     const rows: { family: Family | null; outcome: PlayerOutcome | null; count: string }[] = await this.dataSource.query(
       `SELECT fa.name AS family, p.outcome, count(*) AS count
        FROM game_players p JOIN games g ON g.id = p.game_id LEFT JOIN families fa ON fa.id = g.family_id
-       WHERE p.name_key = $1 GROUP BY fa.name, p.outcome`,
+       WHERE p.name_key = $1 AND NOT ${IS_COPY} GROUP BY fa.name, p.outcome`,
       [key],
     );
     return rows.map((row) => ({ family: row.family, outcome: row.outcome, count: Number(row.count) }));

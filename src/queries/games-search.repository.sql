@@ -7,7 +7,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        
        ORDER BY g.id DESC
@@ -22,7 +23,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE g.id IN (SELECT DISTINCT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1) ORDER BY p.game_id DESC LIMIT $2)
        ORDER BY g.id DESC
@@ -37,7 +39,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE g.id > $1 AND g.id IN (SELECT DISTINCT p.game_id FROM game_players p WHERE p.name_key = $2 AND p.game_id > $3 ORDER BY p.game_id ASC LIMIT $4)
        ORDER BY g.id ASC
@@ -49,7 +52,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE g.family_id = (SELECT id FROM families WHERE name = $1) AND g.indexed AND a.consistent = $2 AND g.id IN (SELECT p.game_id FROM game_players p WHERE p.outcome = 'won' AND p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $3))
        ORDER BY g.id DESC
@@ -64,7 +68,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE a.date_played IS NOT NULL AND (a.date_played, g.id) > ($1::date, $2) AND a.date_played >= $3::date AND a.date_played <= $4::date
        ORDER BY a.date_played ASC, g.id ASC
@@ -79,7 +84,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE (g.uploaded_at, g.id) < ($1::timestamptz, $2) AND g.uploaded_at >= $3 AND g.uploaded_at < $4
        ORDER BY g.uploaded_at DESC, g.id DESC
@@ -94,7 +100,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE a.board_width = $1 AND a.board_height = $2 AND a.event_key = $3 AND g.id IN (SELECT p.game_id FROM game_players p WHERE p.external_id = $4) AND g.filename = $5 AND a.ending = $6 AND a.margin >= $7 AND a.margin <= $8 AND lower(a.rules) = lower($9) AND g.id IN (SELECT p.game_id FROM game_players p WHERE lower(p.rating) = lower($10)) AND a.move_count >= $11 AND a.move_count <= $12 AND g.format_id = (SELECT id FROM formats WHERE publisher = $13 AND version = $14)
        ORDER BY g.id DESC
@@ -106,7 +113,8 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE a.date_played IS NOT NULL AND g.format_id IN (SELECT id FROM formats WHERE publisher = $1)
        ORDER BY a.date_played DESC, g.id DESC
@@ -121,9 +129,43 @@ SELECT
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
        FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE g.format_id IN (SELECT id FROM formats WHERE version = $1) AND NOT g.indexed
+       ORDER BY g.id DESC
+       LIMIT $2;
+
+-- GamesSearchRepository.search (each game once)
+SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE NOT EXISTS (SELECT 1 FROM game_identities ci JOIN game_identities cx ON cx.head = ci.head AND cx.game_id <> ci.game_id AND (
+           (cx.plies = ci.plies AND cx.whole = ci.whole)
+           OR (cx.plies < ci.plies AND cx.plies >= 30 AND substring(ci.sequence FROM 1 FOR length(cx.sequence)) = cx.sequence)
+           OR (cx.plies > ci.plies AND ci.plies >= 30 AND substring(cx.sequence FROM 1 FOR length(ci.sequence)) = ci.sequence))
+         WHERE ci.game_id = g.id AND (cx.plies > ci.plies OR (cx.plies = ci.plies AND cx.game_id < ci.game_id)))
+       ORDER BY g.id DESC
+       LIMIT $1;
+
+SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
+       FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
+
+-- GamesSearchRepository.search (a Dyer signature)
+SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE g.id IN (SELECT i.game_id FROM game_identities i WHERE i.signature = $1)
        ORDER BY g.id DESC
        LIMIT $2;
 

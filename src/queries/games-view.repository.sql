@@ -8,6 +8,7 @@ SELECT
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature,
                 coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
                 coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
          FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id AND a.game_id = ANY($1::bigint[]) LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id LEFT JOIN game_files f ON f.game_id = g.id AND f.game_id = ANY($1::bigint[]) AND g.raw IS NULL LEFT JOIN uploads u ON u.id = g.upload_id CROSS JOIN LATERAL (SELECT coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start)) AS raw OFFSET 0) r
@@ -23,6 +24,7 @@ SELECT
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature,
                 coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
                 coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
          FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id AND a.game_id = ANY($1::bigint[]) LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id LEFT JOIN game_files f ON f.game_id = g.id AND f.game_id = ANY($1::bigint[]) AND g.raw IS NULL LEFT JOIN uploads u ON u.id = g.upload_id CROSS JOIN LATERAL (SELECT coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start)) AS raw OFFSET 0) r
@@ -38,6 +40,7 @@ SELECT
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems::text AS problems, a.details::text AS details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature,
                 coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
                 coalesce(g.body, convert_from(substring(r.raw FROM g.body_start + 1 FOR g.body_end - g.body_start), 'UTF8')) AS body
          FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id AND a.game_id = ANY($1::bigint[]) LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id LEFT JOIN game_files f ON f.game_id = g.id AND f.game_id = ANY($1::bigint[]) AND g.raw IS NULL LEFT JOIN uploads u ON u.id = g.upload_id CROSS JOIN LATERAL (SELECT coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start)) AS raw OFFSET 0) r

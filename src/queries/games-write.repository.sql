@@ -13,7 +13,8 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
+                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -66,6 +67,11 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), identities AS (
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
+         WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )
        , patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
@@ -83,7 +89,8 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
+                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -136,6 +143,11 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), identities AS (
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
+         WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )
        , patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
@@ -153,7 +165,8 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
+                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -206,6 +219,11 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), identities AS (
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
+         WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )
        , patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
@@ -243,11 +261,12 @@ WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS
          )
          SELECT id FROM updated;
 
-WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1)
+WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1),
+         i AS (DELETE FROM game_identities WHERE game_id = $1)
          DELETE FROM game_players WHERE game_id = $1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date)),
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)),
          analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
@@ -270,6 +289,11 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[$3::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), identities AS (
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         FROM made m JOIN unnest(ARRAY[$4::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
+         WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )
          SELECT 1;
 

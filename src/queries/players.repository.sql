@@ -16,7 +16,11 @@ SELECT p.name_key AS key, min(p.name) AS name, count(*) AS games
 -- PlayersRepository.outcomes
 SELECT fa.name AS family, p.outcome, count(*) AS count
        FROM game_players p JOIN games g ON g.id = p.game_id LEFT JOIN families fa ON fa.id = g.family_id
-       WHERE p.name_key = $1 GROUP BY fa.name, p.outcome;
+       WHERE p.name_key = $1 AND NOT EXISTS (SELECT 1 FROM game_identities ci JOIN game_identities cx ON cx.head = ci.head AND cx.game_id <> ci.game_id AND (
+           (cx.plies = ci.plies AND cx.whole = ci.whole)
+           OR (cx.plies < ci.plies AND cx.plies >= 30 AND substring(ci.sequence FROM 1 FOR length(cx.sequence)) = cx.sequence)
+           OR (cx.plies > ci.plies AND ci.plies >= 30 AND substring(cx.sequence FROM 1 FOR length(ci.sequence)) = ci.sequence))
+         WHERE ci.game_id = g.id AND (cx.plies > ci.plies OR (cx.plies = ci.plies AND cx.game_id < ci.game_id))) GROUP BY fa.name, p.outcome;
 
 -- PlayersRepository.names
 SELECT DISTINCT name FROM game_players WHERE name_key = $1 ORDER BY name LIMIT $2;

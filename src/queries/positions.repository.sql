@@ -38,7 +38,8 @@ WITH counted AS (
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, h.at, h.entry, (SELECT total FROM counted) AS total
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, h.at, h.entry, (SELECT total FROM counted) AS total
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
@@ -81,7 +82,8 @@ WITH counted AS (
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, h.at, h.entry, (SELECT total FROM counted) AS total
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, h.at, h.entry, (SELECT total FROM counted) AS total
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
@@ -116,7 +118,8 @@ WITH f AS (
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
   g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin, m.at, m.entry, (SELECT count(*) FROM matched) AS total
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, m.at, m.entry, (SELECT count(*) FROM matched) AS total
        FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
        WHERE m.game_id < $7
        ORDER BY g.id DESC

@@ -1,3 +1,4 @@
+import { IdentityService } from '../identity/identity.service.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { AppConfig } from '../common/config.js';
@@ -34,6 +35,7 @@ export class UploadsService {
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly identities: IdentityService,
   ) {}
 
   /**
@@ -67,7 +69,7 @@ export class UploadsService {
     const format = formatOf(found, games);
     for (;;) {
       const id = await this.uploads.insert({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...format, games }, within);
-      const kept = id === undefined ? await this.existing(sha256) : await this.get(String(id));
+  const kept = id === undefined ? await this.existing(sha256) : await this.get(String(id));
       if (kept) return { upload: kept, created: id !== undefined };
     }
   }
@@ -75,7 +77,14 @@ export class UploadsService {
   async get(id: GameId): Promise<UploadDto> {
     const view = await this.uploads.findById(id);
     if (!view) throw new ProblemException(404, 'upload.not_found', `there is no upload ${id}`);
-    return toUploadDto(view);
+    return this.withSameAs(toUploadDto(view));
+  }
+
+  /** The upload's games with the other games holding the same game. */
+  private async withSameAs(upload: UploadDto): Promise<UploadDto> {
+    const ids = upload.games.flatMap((game) => (game.gameId === null ? [] : [game.gameId]));
+    const same = await this.identities.sameAs(ids);
+    return { ...upload, games: upload.games.map((game) => ({ ...game, sameAs: game.gameId === null ? [] : (same.get(game.gameId) ?? []) })) };
   }
 
   async raw(id: GameId): Promise<{ raw: Buffer; sha256: string; mediaType: string; filename: string | null }> {
@@ -93,7 +102,7 @@ export class UploadsService {
 
   private async existing(sha256: string): Promise<UploadDto | undefined> {
     const id = await this.uploads.findIdBySha256(sha256);
-    return id === undefined ? undefined : this.uploads.findById(String(id)).then((view) => (view ? toUploadDto(view) : undefined));
+    return id === undefined ? undefined : this.uploads.findById(String(id)).then((view) => (view ? this.withSameAs(toUploadDto(view)) : undefined));
   }
 
   /**
@@ -186,6 +195,6 @@ function toUploadDto(view: UploadView): UploadDto {
     publisher: view.publisher,
     version: view.version,
     uploadedAt: view.uploadedAt.toISOString(),
-    games: view.games.map((game) => ({ ...game })),
+    games: view.games.map((game) => ({ ...game, sameAs: [] })),
   };
 }

@@ -92,8 +92,8 @@ describe('uploads of many games', () => {
     const { upload } = await send(text, 'pair.sgf');
     const at = (tree: string) => ({ start: Buffer.byteLength(text.slice(0, text.indexOf(tree))), end: Buffer.byteLength(text.slice(0, text.indexOf(tree) + tree.length)) });
     expect(upload.games).toEqual([
-      { position: 0, ...at(first), outcome: 'indexed', gameId: expect.any(Number) },
-      { position: 1, ...at(second), outcome: 'duplicate', gameId: alone.data.id },
+      { position: 0, ...at(first), outcome: 'indexed', gameId: expect.any(Number), sameAs: [] },
+      { position: 1, ...at(second), outcome: 'duplicate', gameId: alone.data.id, sameAs: [] },
     ]);
     const game = await json(`/games/${upload.games[0].gameId}`);
     expect(game.moveCount).toBe(2);

@@ -9,6 +9,7 @@ import { exportGame, getGame, listFormats, replayGame } from './generated/sdk.ge
 import type { FormatDto, GameDto, PlyDto, ProblemDto } from './generated/types.gen';
 import { familyName } from './search';
 import { Explorer } from './explorer';
+import { Relatives } from './relatives';
 import type { GoPlyDetails } from '../../src/formats/families/go/ply-details.js';
 
 export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
@@ -59,6 +60,7 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
         </div>
         <div class="side-column">
           {plies && <Explorer id={game.id} ply={ply} />}
+          <Relatives id={game.id} />
           <Players game={game} />
           <Facts game={game} />
           <Verdict game={game} onPly={plies ? setPly : undefined} />
@@ -228,6 +230,7 @@ function Facts({ game }: { game: GameDto }) {
     ['Rules', facts?.rules],
     ['Board', facts?.boardWidth ? (facts.boardWidth === facts.boardHeight ? `${facts.boardWidth}×${facts.boardWidth}` : `${facts.boardWidth}×${facts.boardHeight}`) : null],
     ['Moves', game.moveCount],
+    ['Signature', facts?.signature],
     ['File', game.filename],
     ['Uploaded', new Date(game.uploadedAt).toLocaleString()],
   ];

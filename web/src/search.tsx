@@ -6,13 +6,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { boardUrl, playersText, problemText } from './api';
 import { listFormats, searchGames } from './generated/sdk.gen';
-import type { FormatDto, GameSummaryDto, SearchGamesData } from './generated/types.gen';
+import type { FormatDto, ListedGameDto, SearchGamesData } from './generated/types.gen';
 
 type Query = NonNullable<SearchGamesData['query']>;
 
 /** The filters the form offers, in the API's own names. */
 const TEXT_FILTERS = ['player', 'winner', 'boardSize', 'playedFrom', 'playedTo'] as const;
-const CHOICE_FILTERS = ['family', 'status', 'consistent', 'ending', 'sort'] as const;
+const CHOICE_FILTERS = ['family', 'status', 'consistent', 'unique', 'ending', 'sort'] as const;
 const FILTERS = [...TEXT_FILTERS, ...CHOICE_FILTERS, 'publisher', 'version'] as const;
 
 const FAMILIES = { go: 'Go', dots: 'Dots', checkers: 'Russian draughts', 'peg-solitaire': 'Peg solitaire' } as const;
@@ -28,7 +28,7 @@ function toQuery(params: URLSearchParams): Query {
   for (const name of FILTERS) {
     const value = params.get(name)?.trim();
     if (!value) continue;
-    query[name] = name === 'consistent' ? value === 'true' : value;
+    query[name] = name === 'consistent' || name === 'unique' ? value === 'true' : value;
   }
   return query as Query;
 }
@@ -36,7 +36,7 @@ function toQuery(params: URLSearchParams): Query {
 export function SearchPage({ query: params }: { query: URLSearchParams }) {
   const key = params.toString();
   const [formats, setFormats] = useState<FormatDto[]>([]);
-  const [items, setItems] = useState<GameSummaryDto[]>([]);
+  const [items, setItems] = useState<ListedGameDto[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const [state, setState] = useState<'loading' | 'done' | 'more'>('loading');
   const [error, setError] = useState('');
@@ -157,6 +157,15 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
           </select>
         </label>
         <label>
+          Copies
+          <select name="unique">
+            <option value="">every file</option>
+            <option value="true" selected={value('unique') === 'true'}>
+              each game once
+            </option>
+          </select>
+        </label>
+        <label>
           File agrees with replay
           <select name="consistent">
             <option value="">either</option>
@@ -218,7 +227,7 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
   );
 }
 
-export function GameItem({ game }: { game: GameSummaryDto }) {
+export function GameItem({ game }: { game: ListedGameDto }) {
   const played = game.facts?.datePlayed;
   return (
     <li class="result">
@@ -243,6 +252,9 @@ export function GameItem({ game }: { game: GameSummaryDto }) {
             {game.filename ? ` · ${game.filename}` : ''}
             {game.status === 'stored' ? ' · stored, not indexed' : ''}
           </span>
+          {(game.copyOf || game.copies > 0) && (
+            <span class="copies">{game.copyOf ? `a copy of #${game.copyOf}` : `${game.copies} ${game.copies === 1 ? 'copy' : 'copies'} in the archive`}</span>
+          )}
         </span>
       </a>
     </li>

@@ -1,8 +1,8 @@
 import { compose, inverse } from '../../rules/symmetry.js';
 import type { Transform } from '../../rules/symmetry.js';
-import type { Family, PositionTrack } from '../plugin.js';
+import type { Family, GameIdentity, PositionTrack } from '../plugin.js';
 
-export type { PositionTrack };
+export type { GameIdentity, PositionTrack };
 
 // The symmetries of a board, as the archive's position routes name and apply them.
 export { TRANSFORM_NAMES, apply, compose, inverse, transformName } from '../../rules/symmetry.js';
@@ -73,25 +73,68 @@ export function symmetryGroupOf(leastTransforms: readonly Transform[]): number {
   return index;
 }
 
-/** The least of byte strings, in byte order (ties keep the first). */
+/** Byte strings of equal length in byte order. */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return a[k] - b[k];
+  return 0;
+}
+
+/** The least of byte strings of equal length, in byte order (ties keep the first). */
 function leastIndex(candidates: readonly Uint8Array[]): number {
   let best = 0;
-  for (let i = 1; i < candidates.length; i++) {
-    const a = candidates[i];
-    const b = candidates[best];
-    for (let k = 0; k < a.length; k++) {
-      if (a[k] !== b[k]) {
-        if (a[k] < b[k]) best = i;
-        break;
-      }
-    }
-  }
+  for (let i = 1; i < candidates.length; i++) if (compareBytes(candidates[i], candidates[best]) < 0) best = i;
   return best;
 }
 
 /**
+ * How a family's replay asks for the game's identity ({@link GameIdentity}) beside its positions.
+ *
+ * The identity is the game written in the orientation in which its bytes are least, compared start
+ * first and then ply by ply. Because the order compares from the front, the least writing of a
+ * game's first n plies is the first n plies of its least writing: a broken-off copy writes the
+ * beginning of the whole game's bytes, whatever orientation either file is in.
+ */
+export interface IdentityOptions {
+  /** The board's symmetries (all of them: the start's own are found by comparing); absent: those that make the start's key canonical. */
+  readonly transforms?: readonly Transform[];
+  /** The start as seen in the board turned by `t`, the same length for every `t`; absent: the start's canonical key. */
+  readonly start?: (transform: Transform) => Uint8Array;
+  /**
+   * Go and Dots, where a copy may hold the game with the colours swapped: the seat of the first
+   * mover and how many seats there are. Each ply then carries its mover counted from that seat
+   * (see {@link identityPly}), and the start should write its colours so too.
+   */
+  readonly seats?: { readonly first: number; readonly count: number };
+}
+
+/** The plies of a game's identity so far: the orientations still least, and the bytes written. */
+interface IdentityState {
+  candidates: Transform[];
+  bytes: Uint8Array;
+  length: number;
+  startLength: number;
+  plies: number;
+  readonly options: IdentityOptions;
+}
+
+/** Bytes of an identity's ply: the position move's bytes, Go and Dots point indexes widened by the mover (see {@link identityPly}). */
+export function identityPlyLength(family: Family): number {
+  return POSITION_MOVES[family];
+}
+
+/**
+ * An identity's ply of Go or Dots, 16 bits big-endian: the point's index times 4 plus the mover
+ * counted from the first mover's seat (0 the first mover, 1 the next…); a pass or grounding is
+ * 0xfffc plus the mover. Other families write their position move's bytes as they are.
+ */
+export function identityPly(pointOrPass: number, relativeSeat: number): number {
+  return (pointOrPass === PASS_POINT ? 0xfffc : pointOrPass << 2) | relativeSeat;
+}
+
+/**
  * Builds a {@link PositionTrack}: the family's replay tells it each position (its canonical key and
- * the transforms that reach it) and then the move played from it.
+ * the transforms that reach it) and then the move played from it; with {@link IdentityOptions}, the
+ * game's identity too.
  */
 export class PositionTrackWriter {
   readonly stride: number;
@@ -99,24 +142,44 @@ export class PositionTrackWriter {
   private view: DataView;
   private count = 0;
   private pending: { key: bigint; transforms: readonly Transform[]; group: number } | null = null;
+  private identity: IdentityState | null = null;
 
-  constructor(readonly family: Family, expectedPlies = 64) {
+  constructor(readonly family: Family, expectedPlies = 64, identity?: IdentityOptions) {
     this.stride = positionStride(family);
     this.buffer = new Uint8Array(this.stride * Math.max(1, expectedPlies + 1));
     this.view = new DataView(this.buffer.buffer);
+    if (identity) {
+      const plyLength = identityPlyLength(family);
+      this.identity = { candidates: [...(identity.transforms ?? [])], bytes: new Uint8Array(64 + plyLength * (expectedPlies + 1)), length: 0, startLength: -1, plies: 0, options: identity };
+      if (identity.start) {
+        const images = this.identity.candidates.map((t) => identity.start!(t));
+        this.identityAppend(images);
+      }
+    }
   }
 
   /** The position now on the board. The one before it, if no move was given for it, is the last. */
   position(key: bigint, transforms: readonly Transform[]): void {
     if (this.pending) this.write(this.pending, this.pending.transforms[0], null);
     this.pending = { key, transforms, group: transforms.length === 1 ? 0 : symmetryGroupOf(transforms) };
+    const identity = this.identity;
+    if (identity && identity.startLength < 0) {
+      // No start given: the first position's canonical key, for the transforms that make it canonical.
+      identity.candidates = [...transforms];
+      const bytes = new Uint8Array(8);
+      new DataView(bytes.buffer).setBigUint64(0, BigInt.asUintN(64, key));
+      this.identityAppend(transforms.map(() => bytes));
+    }
   }
 
   /**
    * The move played from the position last given: `encode(t)` writes it as seen in the board turned
-   * by `t` into `into` (POSITION_MOVES bytes, zeroed).
+   * by `t` into `into` (POSITION_MOVES bytes, zeroed). `seat`: Go and Dots, the mover's seat (0 black
+   * or the first player), for the identity; `inIdentity` false for a ply the identity counts in its
+   * start instead (setup a format plays as plies), or how the identity writes the ply where it is not
+   * as the position writes it (Dots: relative to the first dot).
    */
-  move(encode: (transform: Transform, into: Uint8Array) => void): void {
+  move(encode: (transform: Transform, into: Uint8Array) => void, seat?: number, inIdentity: boolean | ((transform: Transform, into: Uint8Array) => void) = true): void {
     const pending = this.pending;
     if (!pending) throw new Error('a move before any position');
     this.pending = null;
@@ -128,6 +191,50 @@ export class PositionTrackWriter {
     });
     const best = leastIndex(images);
     this.write(pending, pending.transforms[best], images[best]);
+    const identity = this.identity;
+    if (identity && inIdentity !== false) {
+      const write = inIdentity === true ? encode : inIdentity;
+      const seats = identity.options.seats;
+      const relative = seats && seat !== undefined ? (((seat - seats.first) % seats.count) + seats.count) % seats.count : 0;
+      this.identityAppend(
+        identity.candidates.map((t) => {
+          const bytes = new Uint8Array(size);
+          write(t, bytes);
+          if (seats) writeUint16(bytes, 0, identityPly((bytes[0] << 8) | bytes[1], relative));
+          return bytes;
+        }),
+      );
+      identity.plies++;
+    }
+  }
+
+  /** Appends the least of the candidates' images and keeps the candidates that give it. */
+  private identityAppend(images: readonly Uint8Array[]): void {
+    const identity = this.identity!;
+    const least = images[leastIndex(images)];
+    identity.candidates = identity.candidates.filter((_, i) => compareBytes(images[i], least) === 0);
+    if (identity.length + least.length > identity.bytes.length) {
+      const grown = new Uint8Array(Math.max(identity.bytes.length * 2, identity.length + least.length));
+      grown.set(identity.bytes.subarray(0, identity.length));
+      identity.bytes = grown;
+    }
+    identity.bytes.set(least, identity.length);
+    identity.length += least.length;
+    if (identity.startLength < 0) identity.startLength = identity.length;
+  }
+
+  /** The identity written so far, or undefined when none was asked for (or no position came). */
+  private identityOf(): GameIdentity | undefined {
+    const identity = this.identity;
+    if (!identity || identity.startLength < 0 || identity.candidates.length === 0) return undefined;
+    return {
+      sequence: identity.bytes.slice(0, identity.length),
+      startLength: identity.startLength,
+      plyLength: identityPlyLength(this.family),
+      plies: identity.plies,
+      transforms: [...identity.candidates],
+      firstSeat: identity.options.seats?.first ?? null,
+    };
   }
 
   /** Entries so far, counting a position still waiting for its move. */
@@ -135,10 +242,14 @@ export class PositionTrackWriter {
     return this.count + (this.pending ? 1 : 0);
   }
 
-  finish(): PositionTrack {
+  finish(extra?: { readonly signature?: string | null }): PositionTrack {
     if (this.pending) this.write(this.pending, this.pending.transforms[0], null);
     this.pending = null;
-    return { family: this.family, stride: this.stride, entries: this.buffer.slice(0, this.count * this.stride) };
+    const identity = this.identityOf();
+    const entries = this.buffer.slice(0, this.count * this.stride);
+    return identity
+      ? { family: this.family, stride: this.stride, entries, identity: extra?.signature !== undefined ? { ...identity, signature: extra.signature } : identity }
+      : { family: this.family, stride: this.stride, entries };
   }
 
   private write(position: { readonly key: bigint; readonly group: number }, transform: Transform, move: Uint8Array | null): void {

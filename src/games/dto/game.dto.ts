@@ -79,6 +79,14 @@ export class GameFactsDto {
   ending: GameEnding | null;
   @ApiProperty({ type: Number, nullable: true, description: "The winner's margin in points where the recorded result gives one; 0 for a counted draw." })
   margin: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: '^([a-z]{2}|__){6}$',
+    description:
+      'Go: the Dyer signature — the points of moves 20, 31, 40, 51, 60 and 71 in SGF letters (`__` a pass or a move past the end), the least such text over the board\'s eight symmetries; the same for every copy of a game, turned or not. Null for other families, games of fewer than 20 moves, and games stored before it was kept (re-index them). Search with `GET /games?signature=`.',
+  })
+  signature: string | null;
 }
 
 /** A game as listed by search: everything but the Header and Body texts. */
@@ -138,8 +146,31 @@ export class GameDto extends GameSummaryDto {
   body: string | null;
 }
 
+/** A game as `GET /games` lists it: with how it stands among the files of its game (docs/identity.md). */
+export class ListedGameDto extends GameSummaryDto {
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    nullable: true,
+    description: 'The game that stands for this one in a search of each game once (`unique=true`): another file of the same game stored earlier, or a longer file this one is the beginning of. Null when this game stands for itself.',
+  })
+  copyOf: number | null;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The other files this game stands for: copies of it stored later and broken-off copies of it.' })
+  copies: number;
+}
+
+/** A game as an upload's answer gives it: with the games already stored that hold the same game. */
+export class UploadedGameDto extends GameDto {
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer', format: 'int64' },
+    description: 'The other games of the archive that hold this game — in any format, turned, or with colours swapped (docs/identity.md) — oldest first; empty when none does or the game has no identity.',
+  })
+  sameAs: number[];
+}
+
 export class GamePageDto {
-  @ApiProperty({ type: [GameSummaryDto] })
+  @ApiProperty({ type: [ListedGameDto] })
   items: GameSummaryDto[];
   @ApiProperty({
     type: String,

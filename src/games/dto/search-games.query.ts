@@ -159,6 +159,23 @@ export class SearchGamesQuery {
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'playedTo must be a day, YYYY-MM-DD' })
   playedTo?: string;
 
+  /**
+   * Each game once (docs/identity.md): of the files holding a game — in any format, turned, with
+   * colours swapped — the one stored first stands for the others, and a broken-off copy (30 plies
+   * or more) for the game it is the beginning of; a game without an identity stands for itself.
+   */
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @QueryBoolean()
+  @IsBoolean({ message: 'unique must be true or false' })
+  unique?: boolean;
+
+  /** Go: games with this Dyer signature (12 characters, see the facts' `signature`), found however they are turned. */
+  @ApiPropertyOptional({ type: String, pattern: '^([a-z]{2}|__){6}$' })
+  @IsOptional()
+  @Matches(/^([a-z]{2}|__){6}$/, { message: 'signature must be 12 characters: six points in SGF letters, `__` for a pass or a missing move' })
+  signature?: string;
+
   /** `-uploaded` (default): newest first; `uploaded`: oldest first; `played` / `-played`: by the day played, games with one only. */
   @ApiPropertyOptional({ enum: GAME_SORTS, enumName: 'GameSort', default: '-uploaded' })
   @IsOptional()

@@ -41,7 +41,10 @@ export class PlayerPageDto {
   next: string | null;
 }
 
-/** Games played and how they ended; `unknown`: games whose outcome is not recorded (stored before outcomes were kept). */
+/**
+ * Games played and how they ended, each game once (another file of a game, or a broken-off copy of
+ * it, is not counted again: docs/identity.md); `unknown`: games whose outcome is not recorded (stored before outcomes were kept).
+ */
 export class PlayerRecordDto {
   @ApiProperty({ type: 'integer', minimum: 0 })
   played: number;

@@ -25,6 +25,12 @@ export class UploadGameDto {
   /** The game; null when it has been deleted since. */
   @ApiProperty({ type: 'integer', format: 'int64', nullable: true })
   gameId: number | null;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer', format: 'int64' },
+    description: 'The other games of the archive that hold this game — in any format, turned, or with colours swapped (docs/identity.md) — oldest first.',
+  })
+  sameAs: number[];
 }
 
 /** A file as uploaded, kept whole, and the games it holds. */

@@ -34,7 +34,7 @@ export function checkersPositionTrack(game: CheckersInterchange): PositionTrack 
 /** The positions from `start` through the engine's `moves` (a plugin that replayed them already gives them so). */
 export function checkersTrackOf(start: Position, moves: readonly Move[]): PositionTrack {
   const hasher = CheckersPositionHasher.of(start);
-  const writer = new PositionTrackWriter('checkers', moves.length);
+  const writer = new PositionTrackWriter('checkers', moves.length, {});
   writer.position(hasher.canonical().key, hasher.leastTransforms());
   for (const move of moves) {
     const squares = [move.from, ...move.landings];

@@ -1,9 +1,10 @@
 import { DotsGame, MAX_SIDE, MIN_SIDE } from '../../../rules/dots/index.js';
 import { DotsPositionHasher } from '../../../rules/dots/position-key.js';
 import { BoardChangesWriter, patternStatesOfDots } from '../../../rules/patterns.js';
-import { apply } from '../../../rules/symmetry.js';
-import { PASS_POINT, PositionTrackWriter, writeUint16 } from '../positions.js';
-import type { PositionTrack } from '../positions.js';
+import { apply, TRANSFORMS } from '../../../rules/symmetry.js';
+import type { Transform } from '../../../rules/symmetry.js';
+import { identityPly, PASS_POINT, PositionTrackWriter, writeUint16 } from '../positions.js';
+import type { IdentityOptions, PositionTrack } from '../positions.js';
 import type { DotsInterchangeGame, DotsInterchangeMove } from './interchange.js';
 
 /** How a format's replay numbers the plies of a game, where the plain model alone does not say. */
@@ -62,7 +63,15 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     for (let step = 1; step <= players; step++) if (!stopped[(seat + step) % players]) return (seat + step) % players;
     return seat;
   };
-  const writer = new PositionTrackWriter('dots', plies);
+  const firstPly = game.moves.find((move) => move.kind === 'dot' || move.kind === 'pass' || move.kind === 'ground');
+  const first = firstPly !== undefined && seatOf(firstPly) !== null ? seatOf(firstPly)! : 0;
+  // Dots added out of turn are no plies: such a game gets positions, not an identity.
+  const firstDot = game.moves.find((move) => move.kind === 'dot');
+  const origin = firstDot?.kind === 'dot' ? firstDot.cell : null;
+  const identity = line.some((move) => move.kind === 'add') ? undefined : dotsIdentityStart(game, first, origin);
+  const writer = new PositionTrackWriter('dots', plies, identity);
+  // The setup dots a format counts as plies are the identity's start all the same, as other formats write them.
+  let setupLeft = setupMoves.length;
   let lastSeat = -1;
   let surrounded = false;
   for (let i = 0; ; ) {
@@ -79,10 +88,11 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     board.observe(patternStatesOfDots(hasher.owner, hasher.captor, states), played);
     if (move === undefined) break;
     lastSeat = move.seat;
+    const inIdentity = setupLeft-- <= 0;
     if (move.kind !== 'dot') {
       played = null;
       surrounded = false;
-      writer.move((_, into) => writeUint16(into, 0, PASS_POINT));
+      writer.move((_, into) => writeUint16(into, 0, PASS_POINT), move.seat, inIdentity);
       continue;
     }
     const { row, col } = move.cell;
@@ -91,11 +101,72 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     if (!outcome.legal) break;
     played = row * width + col;
     surrounded = outcome.surrounds.length > 0;
-    writer.move((t, into) => {
-      const [x, y] = apply(t, col, row, width, height);
-      writeUint16(into, 0, y * width + x);
-    });
+    writer.move(
+      (t, into) => {
+        const [x, y] = apply(t, col, row, width, height);
+        writeUint16(into, 0, y * width + x);
+      },
+      move.seat,
+      inIdentity && ((t, into) => writeUint16(into, 0, offset(t, col, row, origin!, width, height))),
+    );
     hasher.followMove(engine, row, col, outcome);
   }
   return { ...writer.finish(), board: board.finish() };
+}
+
+/** The seat of a ply, or null for a move that is no ply. */
+function seatOf(move: DotsInterchangeMove): number | null {
+  return move.kind === 'dot' || move.kind === 'pass' || move.kind === 'ground' ? move.seat : null;
+}
+
+/**
+ * Where a dot lies from the game's first dot (the origin), turned by `t`, as one number: the field's
+ * size and the dots' place on it differ between formats (a VK code is played on 35 × 35, a zagram
+ * SGF on its own field), so a Dots identity writes the dots' places from each other. The offsets
+ * are within ±49 ({@link MAX_SIDE}): (dx + 50) × 100 + (dy + 50).
+ */
+function offset(t: Transform, col: number, row: number, origin: { readonly row: number; readonly col: number }, width: number, height: number): number {
+  const [x, y] = apply(t, col, row, width, height);
+  const [x0, y0] = apply(t, origin.col, origin.row, width, height);
+  return (x - x0 + 50) * 100 + (y - y0 + 50);
+}
+
+/**
+ * The identity's start of a Dots game: how many players, then its setup dots (a cross start), each
+ * `offset * 4 + seat` from the first dot played (or, without one, from the least of them), the seat
+ * counted from the first mover, in order. Every symmetry of a square is tried, whatever the field:
+ * offsets do not depend on it.
+ */
+function dotsIdentityStart(game: DotsInterchangeGame, first: number, origin: { readonly row: number; readonly col: number } | null): IdentityOptions {
+  const { width, height } = game.field;
+  const players = game.players.length;
+  const dots = game.setup.filter((dot) => dot.seat >= 0 && dot.seat < players && dot.cell.row >= 0 && dot.cell.col >= 0 && dot.cell.row < height && dot.cell.col < width);
+  return {
+    transforms: TRANSFORMS,
+    seats: { first, count: players },
+    start: (t) => {
+      const from = origin ?? leastDot(dots.map((dot) => dot.cell), t, width, height);
+      const codes = dots.map((dot) => identityPly(offset(t, dot.cell.col, dot.cell.row, from, width, height), (dot.seat - first + players) % players)).sort((a, b) => a - b);
+      const bytes = new Uint8Array(2 + codes.length * 2);
+      bytes[0] = players;
+      bytes[1] = codes.length;
+      codes.forEach((code, i) => writeUint16(bytes, 2 + i * 2, code));
+      return bytes;
+    },
+  };
+}
+
+/** Of cells, the one first in reading order on the field turned by `t` (the origin of a game of setup only). */
+function leastDot(cells: readonly { readonly row: number; readonly col: number }[], t: Transform, width: number, height: number): { row: number; col: number } {
+  let best = { row: 0, col: 0 };
+  let bestKey = Infinity;
+  for (const cell of cells) {
+    const [x, y] = apply(t, cell.col, cell.row, width, height);
+    const key = y * 1000 + x;
+    if (key < bestKey) {
+      bestKey = key;
+      best = { row: cell.row, col: cell.col };
+    }
+  }
+  return best;
 }

@@ -49,7 +49,7 @@ export function pegPositionTrack(board: Board, jumps: readonly { readonly from: 
     played = playJumps(board, jumps.slice(0, error.index)).jumps;
   }
   const box = pegSlotBox(board);
-  const writer = new PositionTrackWriter('peg-solitaire', played.length);
+  const writer = new PositionTrackWriter('peg-solitaire', played.length, {});
   writer.position(hasher.canonical().key, hasher.leastTransforms());
   for (const jump of played) {
     writer.move((t, into) => {

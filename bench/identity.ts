@@ -1,0 +1,123 @@
+import 'reflect-metadata';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
+import { packGames, sendImport } from './imports.js';
+import { percentile, startInProcess, withScratchDatabase } from './served.js';
+
+/**
+ * Game identities at scale (issue 30): BENCH_IDENTITY_GAMES real Go games (default 100,000: the
+ * TYGEM games of TABULA_REALDATA, each copy past the 39,589 there turned through a symmetry of the
+ * board, so most games have relatives) imported twice into fresh archives in the same run, with
+ * identities and without (GAME_IDENTITY=false): the rates side by side. Then BENCH_IDENTITY_SAMPLES
+ * games drawn at random, each asked over HTTP for its relatives (GET /games/{id}/relatives) and its
+ * signature's games (GET /games?signature=), beside the bare SQL of each on the archive's
+ * connection. Embedded database (on disk) always; a PostgreSQL server with BENCH_DATABASE_URL.
+ */
+const SAMPLES = Number(process.env.BENCH_IDENTITY_SAMPLES ?? 200);
+const GOAL_MS = 20;
+
+export async function run(): Promise<void> {
+  const tygem = realdataForBench('identity', TYGEM_GAMES);
+  const wanted = Number(process.env.BENCH_IDENTITY_GAMES ?? 100_000);
+  const folder = await mkdtemp(join(tmpdir(), 'tabula-bench-identity-'));
+  try {
+    const tarPath = join(folder, 'games.tar');
+    const { games, files } = await packGames(tygem, wanted, tarPath, { turnCopies: true });
+    console.log(`identity: ${games} TYGEM games (copies turned) as ${files} SGF collections`);
+    await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') }, { DATA_DIR: join(folder, 'data-without') });
+    const serverUrl = process.env.BENCH_DATABASE_URL;
+    if (!serverUrl) {
+      console.log('identity: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
+      return;
+    }
+    await withScratchDatabase(serverUrl, 'tabula_bench_identity', (url) =>
+      withScratchDatabase(serverUrl, 'tabula_bench_identity_without', (without) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, { DATABASE_URL: without })),
+    );
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function measure(label: string, tarPath: string, settings: Record<string, string>, without: Record<string, string>): Promise<void> {
+  const bare = await importInto({ ...without, GAME_IDENTITY: 'false' }, tarPath, async () => undefined);
+  await importInto(settings, tarPath, async (db, baseUrl, rate, count) => {
+    const share = (rate / bare.rate) * 100;
+    console.log(
+      `identity [${label}]: import with identities ${rate.toFixed(0)} games/s, without ${bare.rate.toFixed(0)} games/s (${count} games): ` +
+        `${share.toFixed(0)} % (goal ≥ 90 %: ${share >= 90 ? 'met' : 'NOT met'})`,
+    );
+    await db.query('VACUUM ANALYZE game_identities');
+    const [size] = await db.query<{ total: string; rows: string; plies: string }[]>(
+      `SELECT pg_total_relation_size('game_identities') AS total, (SELECT count(*) FROM game_identities) AS rows, (SELECT sum(plies) FROM game_identities) AS plies`,
+    );
+    console.log(
+      `identity [${label}]: ${Number(size.rows)} identities in ${(Number(size.total) / 1e6).toFixed(1)} MB with their indexes: ` +
+        `${(Number(size.total) / Number(size.rows)).toFixed(0)} bytes a game, ${(Number(size.total) / Number(size.plies)).toFixed(1)} a ply`,
+    );
+    const samples: { game_id: string; signature: string | null }[] = await db.query(
+      `SELECT game_id, signature FROM game_identities TABLESAMPLE BERNOULLI (5) ORDER BY random() LIMIT $1`,
+      [SAMPLES],
+    );
+    const http = async (path: string) => {
+      const started = performance.now();
+      const answer = await fetch(`${baseUrl}${path}`);
+      if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
+      await answer.arrayBuffer();
+      return performance.now() - started;
+    };
+    const sql = async (text: string, params: unknown[]) => {
+      const started = performance.now();
+      await db.query(text, params);
+      return performance.now() - started;
+    };
+    const timed: Record<string, number[]> = { relatives: [], 'relatives, bare SQL': [], signature: [], 'signature, bare SQL': [] };
+    let relatives = 0;
+    for (const sample of samples) {
+      timed.relatives.push(await http(`/games/${sample.game_id}/relatives`));
+      relatives += ((await (await fetch(`${baseUrl}/games/${sample.game_id}/relatives`)).json()) as { items: unknown[] }).items.length;
+      timed['relatives, bare SQL'].push(
+        await sql(
+          `SELECT x.game_id FROM game_identities i JOIN game_identities x ON x.head = i.head AND x.game_id <> i.game_id
+             AND (x.whole = i.whole OR substring(x.sequence FROM 1 FOR least(length(x.sequence), length(i.sequence))) = substring(i.sequence FROM 1 FOR least(length(x.sequence), length(i.sequence))))
+           WHERE i.game_id = $1 ORDER BY x.game_id LIMIT 100`,
+          [sample.game_id],
+        ),
+      );
+      if (sample.signature) {
+        timed.signature.push(await http(`/games?signature=${sample.signature}`));
+        timed['signature, bare SQL'].push(await sql(`SELECT game_id FROM game_identities WHERE signature = $1 ORDER BY game_id DESC LIMIT 21`, [sample.signature]));
+      }
+    }
+    console.log(`identity [${label}]: ${samples.length} games drawn, ${(relatives / Math.max(1, samples.length)).toFixed(1)} relatives each on average`);
+    for (const [name, times] of Object.entries(timed)) {
+      const sorted = [...times].sort((a, b) => a - b);
+      const p95 = percentile(sorted, 95);
+      const goal = name.includes('bare SQL') ? '' : ` (goal ≤ ${GOAL_MS} ms: ${p95 <= GOAL_MS ? 'met' : 'NOT met'})`;
+      console.log(`identity [${label}]: ${name.padEnd(20)} ${String(sorted.length).padStart(4)} asked, p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms${goal}`);
+    }
+  });
+}
+
+/** A fresh archive with `settings` importing the tar; `then` runs on it before it closes. */
+async function importInto(
+  settings: Record<string, string>,
+  tarPath: string,
+  then: (db: DataSource, baseUrl: string, rate: number, games: number) => Promise<void>,
+): Promise<{ rate: number }> {
+  const { app, baseUrl } = await startInProcess({ ...settings, MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
+  try {
+    const db = app.get<DataSource>(getDataSourceToken());
+    await db.query('CHECKPOINT');
+    const started = performance.now();
+    const { state } = await sendImport(baseUrl, tarPath);
+    const rate = state.gamesStored / ((performance.now() - started) / 1000);
+    await then(db, baseUrl, rate, state.gamesStored);
+    return { rate };
+  } finally {
+    await app.close();
+  }
+}
