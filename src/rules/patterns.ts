@@ -199,15 +199,19 @@ export function placements(pattern: Pattern, boardWidth: number, boardHeight: nu
           const a = onEdge(ax, ay);
           const b = onEdge(bx, by);
           const c = onEdge(cx, cy);
-          const edges = (['left', 'right', 'top', 'bottom'] as const).filter((e) => a[e] && b[e] && (ph === 1 || !c[e]));
-          if (edges.length === 0) continue;
+          // The edges the first row lies along (its rows going inwards), and those the first column lies along (its columns going inwards).
+          const sides = ['left', 'right', 'top', 'bottom'] as const;
+          const rowEdges = sides.filter((side) => a[side] && b[side] && (ph === 1 || !c[side]));
+          if (rowEdges.length === 0) continue;
           if (anchor === 'corner') {
-            // The first column along an edge too, its columns going inwards.
             const [dx, dy] = cellAt(0, ph - 1, left, top);
             const [ex, ey] = cellAt(Math.min(1, pw - 1), 0, left, top);
             const d = onEdge(dx, dy);
             const e = onEdge(ex, ey);
-            if (!(['left', 'right', 'top', 'bottom'] as const).some((side) => a[side] && d[side] && (pw === 1 || !e[side]))) continue;
+            const columnEdges = sides.filter((side) => a[side] && d[side] && (pw === 1 || !e[side]));
+            // A corner: one of them a vertical edge, the other a horizontal one.
+            const vertical = (side: string) => side === 'left' || side === 'right';
+            if (!rowEdges.some((row) => columnEdges.some((column) => vertical(row) !== vertical(column)))) continue;
           }
         }
         for (const swapped of swapColors ? [false, true] : [false]) {
