@@ -11,6 +11,7 @@ import { run as imports } from './imports.js';
 import { run as importSpool } from './import-spool.js';
 import { run as interchange } from './interchange.js';
 import { run as pegSolitaire } from './peg-solitaire.js';
+import { run as patterns } from './patterns.js';
 import { run as load } from './load.js';
 import { run as migration } from './migration.js';
 import { run as positionKeys } from './position-keys.js';
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   'peg-solitaire': pegSolitaire,
   'position-keys': positionKeys,
   positions,
+  patterns,
   identity,
   archive,
   export: exportGames,

@@ -1,0 +1,219 @@
+import 'reflect-metadata';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GoPosition } from '../src/rules/go/index.js';
+import { BLACK, WHITE } from '../src/rules/go/types.js';
+import type { Stone } from '../src/rules/go/types.js';
+import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
+import { packGames, sendImport, tygemSgf } from './imports.js';
+import { percentile, startInProcess, withScratchDatabase } from './served.js';
+import { PatternsService } from '../src/patterns/patterns.service.js';
+
+/**
+ * Pattern search at scale (issue 29): BENCH_PATTERNS_GAMES real Go games (default 20,000; the issue's
+ * figures are at 100,000: the TYGEM games as the positions bench packs them, copies turned) imported
+ * into a fresh archive, then BENCH_PATTERNS_SAMPLES patterns of each kind, cut from the boards of
+ * the first games — a 7×6 corner pattern (the densest corner after ply 40) and a 4×4 free pattern
+ * with its four corners wildcards (the densest 4×4 square after ply 60) — asked over HTTP
+ * (POST /patterns/games, colours as given). The first search of each archive reads the filter's rows
+ * and is timed apart. Beside them, in the same run, the brute force: every game replayed with the
+ * rules engine and every placement of the pattern (8 symmetries × every offset the anchor allows)
+ * tested after every ply, once per kind; its count of games must be the archive's. The server
+ * process's RSS is sampled throughout. Embedded database (on disk); a PostgreSQL server too with
+ * BENCH_DATABASE_URL (BENCH_PATTERNS_EMBEDDED=false: the server alone).
+ */
+const SAMPLES = Number(process.env.BENCH_PATTERNS_SAMPLES ?? 20);
+const GOALS = { corner: 1000, free: 2000 } as const;
+
+type Kind = 'corner' | 'free';
+interface Sought {
+  readonly kind: Kind;
+  readonly pattern: string[];
+}
+
+export async function run(): Promise<void> {
+  const tygem = realdataForBench('patterns', TYGEM_GAMES);
+  const wanted = Number(process.env.BENCH_PATTERNS_GAMES ?? 20_000);
+  const folder = await mkdtemp(join(tmpdir(), 'tabula-bench-patterns-'));
+  try {
+    const tarPath = join(folder, 'games.tar');
+    const { games, files } = await packGames(tygem, wanted, tarPath, { turnCopies: true });
+    console.log(`patterns: ${games} TYGEM games (copies turned) as ${files} SGF collections, ${((await stat(tarPath)).size / 1e6).toFixed(1)} MB`);
+    const sought = await samples(tygem);
+    const brute = new Map<Kind, { ms: number; found: number }>();
+    for (const kind of ['corner', 'free'] as const) {
+      const first = sought.find((s) => s.kind === kind)!;
+      const result = await bruteForce(tygem, wanted, first.pattern, kind === 'corner' ? 'corner' : 'anywhere');
+      brute.set(kind, result);
+      console.log(`patterns: brute force, ${kind} pattern ${JSON.stringify(first.pattern)}: every game replayed, every placement tested after every ply: ${(result.ms / 1000).toFixed(1)} s, ${result.found} games`);
+    }
+    if (process.env.BENCH_PATTERNS_EMBEDDED !== 'false') await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') }, sought, brute);
+    const serverUrl = process.env.BENCH_DATABASE_URL;
+    if (!serverUrl) {
+      console.log('patterns: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
+      return;
+    }
+    await withScratchDatabase(serverUrl, 'tabula_bench_patterns', (url) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, sought, brute));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function measure(label: string, tarPath: string, settings: Record<string, string>, sought: readonly Sought[], brute: ReadonlyMap<Kind, { ms: number; found: number }>): Promise<void> {
+  const { app, baseUrl } = await startInProcess({ ...settings, MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
+  const rss = () => process.memoryUsage.rss() / 1024 / 1024;
+  let peak = rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 100);
+  try {
+    const started = performance.now();
+    const { state } = await sendImport(baseUrl, tarPath);
+    console.log(`patterns [${label}]: ${state.gamesStored} games imported in ${((performance.now() - started) / 1000).toFixed(0)} s, peak RSS ${peak.toFixed(0)} MB`);
+    const ask = async (s: Sought) => {
+      const t0 = performance.now();
+      const answer = await fetch(`${baseUrl}/patterns/games`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ family: 'go', pattern: s.pattern, anchor: s.kind === 'corner' ? 'corner' : 'anywhere' }),
+      });
+      if (answer.status !== 200) throw new Error(`answered ${answer.status}: ${await answer.text()}`);
+      const page = (await answer.json()) as { total: number };
+      return { ms: performance.now() - t0, total: page.total };
+    };
+    const before = rss();
+    const warm = await ask(sought[0]);
+    const filter = app.get(PatternsService).filter;
+    console.log(`patterns [${label}]: first search (reads the filter's rows: ${(filter.bytes / 1e6).toFixed(1)} MB of bits) ${warm.ms.toFixed(0)} ms; RSS ${before.toFixed(0)} → ${rss().toFixed(0)} MB`);
+    for (const kind of ['corner', 'free'] as const) {
+      const times: number[] = [];
+      for (const [i, s] of sought.filter((x) => x.kind === kind).entries()) {
+        const { ms, total } = await ask(s);
+        times.push(ms);
+        if (i === 0) {
+          const b = brute.get(kind)!;
+          console.log(`patterns [${label}]: ${kind}: the archive finds ${total} games, the brute force ${b.found}${total === b.found ? '' : ' — DIFFERENT'}`);
+        }
+      }
+      const sorted = [...times].sort((a, b) => a - b);
+      const p95 = percentile(sorted, 95);
+      const b = brute.get(kind)!;
+      console.log(
+        `patterns [${label}]: ${kind} ${String(sorted.length).padStart(3)} patterns, p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms ` +
+          `(goal ≤ ${GOALS[kind]} ms: ${p95 <= GOALS[kind] ? 'met' : 'NOT met'}); brute force ${(b.ms / 1000).toFixed(1)} s: ${(b.ms / p95).toFixed(1)}× the p95 (goal ≥ 20×: ${b.ms / p95 >= 20 ? 'met' : 'NOT met'})`,
+      );
+    }
+    console.log(`patterns [${label}]: peak RSS of the archive's process over the import and searches ${peak.toFixed(0)} MB`);
+  } finally {
+    clearInterval(sampler);
+    await app.close();
+  }
+}
+
+const movesOf = (sgf: string) => [...sgf.matchAll(/;([BW])\[([a-s]{2})?\]/g)].map((m) => ({ stone: (m[1] === 'B' ? BLACK : WHITE) as Stone, point: m[2] }));
+const setupOf = (sgf: string) =>
+  (['AB', 'AW'] as const).flatMap((id) => [...(new RegExp(`${id}((?:\\[[a-s]{2}\\])+)`).exec(sgf)?.[1].matchAll(/\[([a-s]{2})\]/g) ?? [])].map((m) => ({ stone: (id === 'AB' ? BLACK : WHITE) as Stone, point: m[1] })));
+
+/** Every position of a game's main line, `visit` after the setup and after each ply (true stops). */
+function replay(sgf: string, visit: (cells: Uint8Array, ply: number) => boolean): void {
+  const position = new GoPosition(19);
+  for (const { stone, point } of setupOf(sgf)) position.setStone(point.charCodeAt(0) - 97, point.charCodeAt(1) - 97, stone);
+  if (visit(position.cells, 0)) return;
+  const moves = movesOf(sgf);
+  for (let i = 0; i < moves.length; i++) {
+    const { stone, point } = moves[i];
+    if (point) {
+      if (!position.play(stone, point.charCodeAt(0) - 97, point.charCodeAt(1) - 97).legal) return;
+    } else position.pass();
+    if (visit(position.cells, i + 1)) return;
+  }
+}
+
+/** The pattern's rows cut from a board's cells (`*` where the mask says). */
+const cut = (cells: Uint8Array, left: number, top: number, width: number, height: number, wild: (x: number, y: number) => boolean) =>
+  Array.from({ length: height }, (_, y) => Array.from({ length: width }, (_, x) => (wild(x, y) ? '*' : '.XO'[cells[(top + y) * 19 + left + x]])).join(''));
+
+/** Turns 19×19 cells: the eight symmetries written out. */
+function turned(cells: Uint8Array, t: number): Uint8Array {
+  const out = new Uint8Array(361);
+  for (let y = 0; y < 19; y++) {
+    for (let x = 0; x < 19; x++) {
+      const [tx, ty] = [[x, y], [18 - y, x], [18 - x, 18 - y], [y, 18 - x], [18 - x, y], [x, 18 - y], [y, x], [18 - y, 18 - x]][t];
+      out[ty * 19 + tx] = cells[y * 19 + x];
+    }
+  }
+  return out;
+}
+
+const stonesIn = (rows: readonly string[]) => rows.join('').replace(/[^XO]/g, '').length;
+
+/** SAMPLES patterns of each kind from the first games: the densest corner after ply 40, the densest 4×4 after ply 60. */
+async function samples(tygem: string): Promise<Sought[]> {
+  const found: Sought[] = [];
+  for await (const sgf of tygemSgf(tygem, SAMPLES * 3)) {
+    if (found.length >= 2 * SAMPLES) break;
+    let at40: Uint8Array | null = null;
+    let at60: Uint8Array | null = null;
+    replay(sgf, (cells, ply) => {
+      if (ply === 40) at40 = cells.slice();
+      if (ply === 60) at60 = cells.slice();
+      return ply >= 60;
+    });
+    if (!at40 || !at60) continue;
+    const corners = Array.from({ length: 8 }, (_, t) => cut(turned(at40!, t), 0, 0, 7, 6, () => false));
+    const corner = corners.sort((a, b) => stonesIn(b) - stonesIn(a))[0];
+    let free: string[] = [];
+    for (let top = 0; top <= 15; top++) {
+      for (let left = 0; left <= 15; left++) {
+        const rows = cut(at60, left, top, 4, 4, (x, y) => (x === 0 || x === 3) && (y === 0 || y === 3));
+        if (stonesIn(rows) > stonesIn(free)) free = rows;
+      }
+    }
+    if (found.filter((s) => s.kind === 'corner').length < SAMPLES) found.push({ kind: 'corner', pattern: corner });
+    if (found.filter((s) => s.kind === 'free').length < SAMPLES) found.push({ kind: 'free', pattern: free });
+  }
+  return found;
+}
+
+/** Every game replayed, every placement of the pattern tested after every ply (8 turns × the anchor's offsets): how long, how many games hold it. */
+async function bruteForce(tygem: string, wanted: number, pattern: readonly string[], anchor: 'corner' | 'anywhere'): Promise<{ ms: number; found: number }> {
+  // The placements: the pattern turned by each symmetry of the board, at each offset.
+  const placements: { points: number[]; wants: number[] }[] = [];
+  const ph = pattern.length;
+  const pw = pattern[0].length;
+  for (let t = 0; t < 8; t++) {
+    for (let top = 0; top + ph <= 19; top++) {
+      for (let left = 0; left + pw <= 19; left++) {
+        if (anchor === 'corner' && (left > 0 || top > 0)) continue;
+        const points: number[] = [];
+        const wants: number[] = [];
+        for (let y = 0; y < ph; y++) {
+          for (let x = 0; x < pw; x++) {
+            const c = pattern[y][x];
+            if (c === '*') continue;
+            // The point of the board that the board turned by t puts at (left + x, top + y).
+            const bx = left + x;
+            const by = top + y;
+            const back = [[bx, by], [by, 18 - bx], [18 - bx, 18 - by], [18 - by, bx], [18 - bx, by], [bx, 18 - by], [by, bx], [18 - by, 18 - bx]][t];
+            points.push(back[1] * 19 + back[0]);
+            wants.push('.XO'.indexOf(c));
+          }
+        }
+        placements.push({ points, wants });
+      }
+    }
+  }
+  const started = performance.now();
+  let found = 0;
+  for await (const sgf of tygemSgf(tygem, wanted, { turnCopies: true })) {
+    let hit = false;
+    replay(sgf, (cells) => {
+      hit = placements.some(({ points, wants }) => {
+        for (let i = 0; i < points.length; i++) if (cells[points[i]] !== wants[i]) return false;
+        return true;
+      });
+      return hit;
+    });
+    if (hit) found++;
+  }
+  return { ms: performance.now() - started, found };
+}
