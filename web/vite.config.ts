@@ -13,7 +13,7 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   // `npx vite web` for work on the viewer: the API calls go to an archive started beside it (`npm start`).
   server: {
-    proxy: Object.fromEntries(['/games', '/players', '/formats', '/uploads', '/docs'].map((path) => [path, 'http://localhost:3000'])),
+    proxy: Object.fromEntries(['/games', '/players', '/formats', '/uploads', '/positions', '/patterns', '/docs'].map((path) => [path, 'http://localhost:3000'])),
   },
   build: {
     outDir: '../dist/web',

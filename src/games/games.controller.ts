@@ -206,7 +206,8 @@ export class GamesController {
       "players' colours, closed surrounds, captured dots crossed, enclosed empty points shaded. Russian draughts: men, " +
       'kings, the last move and the pieces it took. Peg solitaire: slots, stones, targets, the last jump. Self-contained ' +
       'SVG whose `<title>` names the game and ply. `format=png` draws the same picture as PNG (same path), for places ' +
-      'that show no SVG (chat and forum embeds); its text needs a font on the server, without one it has no coordinates.',
+      'that show no SVG (chat and forum embeds); its text needs a font on the server, without one it has no coordinates. ' +
+      '`area=left,top,width,height` frames a rectangle of points (the `where` of a pattern search\'s game).',
   })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a picture the client has: 304 when it matches.' })
   @ApiOkResponse({
@@ -218,7 +219,7 @@ export class GamesController {
     },
   })
   @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag.', headers: { ETag: header('A strong tag of the game, the ply and the options.') } })
-  @ApiResponse({ status: 400, description: 'A bad id, a ply past the end of the game, or a bad size, coordinates or orientation.', content: problem })
+  @ApiResponse({ status: 400, description: 'A bad id, a ply past the end of the game, or a bad size, coordinates, orientation or area.', content: problem })
   @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
   @ApiConflictResponse({ content: problem, description: 'The game is stored but not indexed.' })
   async boardPicture(

@@ -146,10 +146,12 @@ export class GamesService implements OnApplicationBootstrap {
    */
   async boardPicture(id: GameId, query: BoardPictureQuery, ifNoneMatch?: string): Promise<{ etag: string; picture: string | Buffer | null }> {
     const raw = await this.indexedRaw(id, 'there is no position to draw');
-    const options = { size: query.size ?? DEFAULT_SIZE, coordinates: query.coordinates ?? true, orientation: query.orientation ?? null };
+    const [left, top, width, height] = query.area?.split(',').map(Number) ?? [];
+    const area = query.area === undefined ? null : { left, top, width, height };
+    const options = { size: query.size ?? DEFAULT_SIZE, coordinates: query.coordinates ?? true, orientation: query.orientation ?? null, area };
     const format = query.format ?? 'svg';
     // The format is part of the tag: a cache holding the SVG must not take it for the PNG.
-    const tag = [raw.sha256, raw.publisher, raw.version, RENDER_VERSION, query.ply ?? 'final', options.size, options.coordinates, options.orientation ?? 'usual', format].join('\n');
+    const tag = [raw.sha256, raw.publisher, raw.version, RENDER_VERSION, query.ply ?? 'final', options.size, options.coordinates, options.orientation ?? 'usual', format, ...(area ? [`area ${left},${top},${width},${height}`] : [])].join('\n');
     const etag = `"board-${createHash('sha256').update(tag).digest('hex').slice(0, 32)}"`;
     if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { etag, picture: null };
     const record = await this.replayed(id, raw);

@@ -91,5 +91,6 @@ export function renderDraughts(position: DraughtsPosition, options: RenderOption
       position.captured.map((p) => piece(p, ' captured', { 'fill-opacity': 0.35 }) + frame.cross(p.x, p.y, 0.5, { stroke: '#c00', 'stroke-width': 4 })).join(''),
     ),
   );
+  body.push(frame.areaFrame(options.area));
   return svgDocument(title, frame.viewWidth, frame.viewHeight, options, body);
 }

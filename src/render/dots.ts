@@ -105,5 +105,6 @@ export function renderDots(position: DotsPosition, options: RenderOptions, title
   body.push(element('g', { class: 'dots' }, dots.join('')));
   if (position.lastMove) body.push(frame.disc(position.lastMove.x, position.lastMove.y, 0.75, { class: 'last-move', 'data-x': position.lastMove.x, 'data-y': position.lastMove.y, fill: 'none', stroke: '#000', 'stroke-width': 2 }));
   body.push(frame.caption(`score: ${position.colours[0]} ${position.score[0] ?? 0}, ${position.colours[1]} ${position.score[1] ?? 0}`));
+  body.push(frame.areaFrame(options.area));
   return svgDocument(title, frame.viewWidth, frame.viewHeight, options, body);
 }

@@ -112,5 +112,6 @@ export function renderGo(position: GoPosition, options: RenderOptions, title: st
     body.push(frame.disc(last.x, last.y, 0.4, { class: 'last-move', 'data-x': last.x, 'data-y': last.y, fill: 'none', stroke: on?.color === 'black' ? '#fff' : '#000', 'stroke-width': 3 }));
   }
   body.push(frame.caption(`captures: black ${position.captures.black}, white ${position.captures.white}`));
+  body.push(frame.areaFrame(options.area));
   return svgDocument(title, frame.viewWidth, frame.viewHeight, options, body);
 }

@@ -84,5 +84,6 @@ export function renderPegSolitaire(position: PegPosition, options: RenderOptions
       ),
     );
   }
+  body.push(frame.areaFrame(options.area));
   return svgDocument(title, frame.viewWidth, frame.viewHeight, options, body);
 }

@@ -16,6 +16,16 @@ export interface RenderOptions {
   readonly coordinates: boolean;
   /** Which side sits at the bottom; null for the family's usual view. */
   readonly orientation: Orientation | null;
+  /** A rectangle of places to mark with a frame (a pattern found there, say); none when absent. */
+  readonly area?: BoardArea | null;
+}
+
+/** A rectangle of places in the position model's numbering: its top-left place and its size in places. */
+export interface BoardArea {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
 }
 
 export const MIN_SIZE = 64;
@@ -160,6 +170,37 @@ export class BoardFrame {
       out.push(text(this.margin / 2, cy, name), text(this.margin + width + this.margin / 2, cy, name));
     });
     return element('g', { class: 'coordinates' }, out.join(''));
+  }
+
+  /**
+   * A frame around a rectangle of places (half a unit outside its outer places), cut to the board;
+   * nothing for none or for one that lies off the board.
+   */
+  areaFrame(area: BoardArea | null | undefined): string {
+    if (!area) return '';
+    const right = Math.min(area.left + area.width, this.columns) - 1;
+    const bottom = Math.min(area.top + area.height, this.rows) - 1;
+    if (area.left > right || area.top > bottom) return '';
+    const a = this.at(area.left, area.top);
+    const b = this.at(right, bottom);
+    const half = UNIT / 2;
+    const [x0, x1] = [Math.min(a.cx, b.cx) - half, Math.max(a.cx, b.cx) + half];
+    const [y0, y1] = [Math.min(a.cy, b.cy) - half, Math.max(a.cy, b.cy) + half];
+    return element('rect', {
+      class: 'area',
+      'data-left': area.left,
+      'data-top': area.top,
+      'data-width': right - area.left + 1,
+      'data-height': bottom - area.top + 1,
+      x: x0,
+      y: y0,
+      width: x1 - x0,
+      height: y1 - y0,
+      fill: '#1f5fa8',
+      'fill-opacity': 0.12,
+      stroke: '#1f5fa8',
+      'stroke-width': 4,
+    });
   }
 
   /** One line of text under the board. */

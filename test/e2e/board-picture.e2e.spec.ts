@@ -89,8 +89,30 @@ describe('board pictures', () => {
     }
   });
 
-  it('refuses a ply past the end, a bad size or orientation with 400', async () => {
-    for (const query of ['?ply=4', '?ply=-1', '?size=10', '?size=5000', '?orientation=red', '?coordinates=maybe', '?format=gif']) {
+  it('frames an area of points, cut to the board, with a tag of its own', async () => {
+    // A point is 40 units apart from the next; the board's edge 20 units (no coordinates) or 40 (with them) from the first point.
+    const rect = async (query: string) => {
+      const svg = await (await picture(go, query)).text();
+      const found = /<rect class="area" data-left="(\d+)" data-top="(\d+)" data-width="(\d+)" data-height="(\d+)" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg);
+      return found ? found.slice(1).map(Number) : null;
+    };
+    // Points 0–1 of columns and rows: from half a unit before the first to half a unit after the second.
+    expect(await rect('?ply=3&coordinates=false&area=0,0,2,2')).toEqual([0, 0, 2, 2, 0, 0, 80, 80]);
+    expect(await rect('?ply=3&area=0,0,2,2')).toEqual([0, 0, 2, 2, 20, 20, 80, 80]);
+    // Seen from white's side the corner 0,0 is drawn at the bottom right: points 7–8 of the view.
+    expect(await rect('?ply=3&area=0,0,2,2&orientation=white')).toEqual([0, 0, 2, 2, 300, 300, 80, 80]);
+    // Columns 3–4, rows 7–8 of the 9×9 board: a rectangle asked 5 high is cut to the two rows left.
+    expect(await rect('?ply=3&coordinates=false&area=3,7,2,5')).toEqual([3, 7, 2, 2, 120, 280, 80, 80]);
+    expect(await rect('?ply=3&area=9,0,1,1')).toBeNull();
+    expect(await rect('?ply=3')).toBeNull();
+    const plain = (await picture(go, '?ply=3')).headers.get('etag');
+    const framed = (await picture(go, '?ply=3&area=0,0,2,2')).headers.get('etag');
+    expect(framed).not.toBe(plain);
+    expect((await picture(go, '?ply=3&area=0,0,2,3')).headers.get('etag')).not.toBe(framed);
+  });
+
+  it('refuses a ply past the end, a bad size, orientation or area with 400', async () => {
+    for (const query of ['?ply=4', '?ply=-1', '?size=10', '?size=5000', '?orientation=red', '?coordinates=maybe', '?format=gif', '?area=1,2,3', '?area=0,0,0,2', '?area=a,b,c,d', '?area=-1,0,1,1']) {
       const answer = await picture(go, query);
       expect([query, answer.status]).toEqual([query, 400]);
       expect(((await answer.json()) as { code: string }).code).toBe('request.invalid');

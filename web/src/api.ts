@@ -52,10 +52,12 @@ export function playerKey(name: string): string {
 }
 
 /** The board picture route for a position. */
-export function boardUrl(id: number, options: { ply?: number; size: number; coordinates?: boolean }): string {
+export function boardUrl(id: number, options: { ply?: number; size: number; coordinates?: boolean; area?: { left: number; top: number; width: number; height: number } }): string {
   const query = new URLSearchParams({ size: String(options.size) });
   if (options.ply !== undefined) query.set('ply', String(options.ply));
   if (options.coordinates === false) query.set('coordinates', 'false');
+  // A rectangle of points framed on the picture (where a pattern was found).
+  if (options.area) query.set('area', [options.area.left, options.area.top, options.area.width, options.area.height].join(','));
   return `/games/${id}/board.svg?${query}`;
 }
 

@@ -100,7 +100,7 @@ export function Explorer({ id, ply }: { id: number; ply: number }) {
 }
 
 /** `black 12 · white 8 · draw 1 · ? 3`. */
-function resultsText(results: Record<string, number>): string {
+export function resultsText(results: Record<string, number>): string {
   return Object.entries(results)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([result, count]) => `${result === 'unknown' ? '?' : result} ${count}`)

@@ -6,13 +6,14 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './api';
 import { GamePage } from './game';
+import { PatternsPage } from './patterns';
 import { PlayerPage } from './player';
 import { SearchPage } from './search';
 import { UploadPage } from './upload';
 import './style.css';
 
 interface Route {
-  readonly page: 'search' | 'game' | 'player' | 'upload' | 'missing';
+  readonly page: 'search' | 'game' | 'player' | 'patterns' | 'upload' | 'missing';
   readonly id?: number;
   readonly key?: string;
   readonly query: URLSearchParams;
@@ -26,6 +27,7 @@ function parseHash(hash: string): Route {
   if (parts[0] === 'games' && parts.length === 2 && /^[1-9]\d*$/.test(parts[1])) return { page: 'game', id: Number(parts[1]), query };
   if (parts[0] === 'players' && parts.length === 2) return { page: 'player', key: safeDecode(parts[1]), query };
   if (parts[0] === 'upload' && parts.length === 1) return { page: 'upload', query };
+  if (parts[0] === 'patterns' && parts.length === 1) return { page: 'patterns', query };
   return { page: 'missing', query };
 }
 
@@ -61,6 +63,9 @@ function App() {
           <a href="#/" aria-current={route.page === 'search' ? 'page' : undefined}>
             Search
           </a>
+          <a href="#/patterns" aria-current={route.page === 'patterns' ? 'page' : undefined}>
+            Patterns
+          </a>
           <a href="#/upload" aria-current={route.page === 'upload' ? 'page' : undefined}>
             Upload
           </a>
@@ -71,6 +76,7 @@ function App() {
         {route.page === 'search' && <SearchPage query={route.query} />}
         {route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} />}
         {route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
+        {route.page === 'patterns' && <PatternsPage query={route.query} />}
         {route.page === 'upload' && <UploadPage />}
         {route.page === 'missing' && (
           <p class="problem" role="alert">

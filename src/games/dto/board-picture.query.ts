@@ -1,12 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE } from '../../render/index.js';
 import type { Orientation } from '../../render/index.js';
 import { QueryBoolean } from '../../common/query-boolean.js';
 
 export const PICTURE_FORMATS = ['svg', 'png'] as const;
 export type PictureFormat = (typeof PICTURE_FORMATS)[number];
+
+/** `left,top,width,height`, the width and height at least 1. */
+export const AREA_PATTERN = /^\d{1,4},\d{1,4},0*[1-9]\d{0,3},0*[1-9]\d{0,3}$/;
 
 export class BoardPictureQuery {
   /** The position after this many plies: 0 is the start, the default the final position. */
@@ -36,6 +39,15 @@ export class BoardPictureQuery {
   @IsOptional()
   @IsIn(['white', 'black'], { message: 'orientation must be white or black' })
   orientation?: Orientation;
+
+  /**
+   * A rectangle of points (squares) to frame: `left,top,width,height` in the board's columns and rows
+   * counted from 0 at the top-left as recorded, e.g. the `where` of a pattern search's game. Cut to the board.
+   */
+  @ApiPropertyOptional({ type: String, pattern: AREA_PATTERN.source, example: '13,0,6,7' })
+  @IsOptional()
+  @Matches(AREA_PATTERN, { message: 'area must be left,top,width,height: four whole numbers, width and height at least 1' })
+  area?: string;
 
   /** `svg` (default) or `png`: the same picture drawn as pixels, for places that show no SVG (chat and forum embeds). */
   @ApiPropertyOptional({ enum: PICTURE_FORMATS, default: 'svg' })
