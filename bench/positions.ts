@@ -16,7 +16,7 @@ import { percentile, startInProcess, withScratchDatabase } from './served.js';
  * The position index at scale (issue 28): BENCH_POSITIONS_GAMES real Go games (default 100,000: the
  * TYGEM games of January to June 2006, TABULA_REALDATA, each copy past the 39,589 there are turned
  * through a symmetry of the board) imported twice into fresh archives in the same run, with the
- * position index and without it (POSITION_INDEX=false): the rates side by side and the peak RSS. Then
+ * position index and without it (POSITION_INDEX=false, GAME_IDENTITY=false): the rates side by side and the peak RSS. Then
  * the index's size per indexed ply (PostgreSQL's own sizes: table, its TOAST and indexes), and
  * BENCH_POSITIONS_SAMPLES positions drawn from the stored games at plies 0–150 (a tenth at plies 0–6,
  * where the openings everyone plays are), each asked three ways: over HTTP (GET /positions/games,
@@ -61,7 +61,8 @@ export async function run(): Promise<void> {
 }
 
 async function measure(label: string, tarPath: string, settings: Record<string, string>, without: Record<string, string>): Promise<void> {
-  const bare = await importInto({ ...without, POSITION_INDEX: 'false' }, tarPath, async () => undefined);
+  // Without the index, and without identities, which the same replay makes: the replay's whole cost is the index's.
+  const bare = await importInto({ ...without, POSITION_INDEX: 'false', GAME_IDENTITY: 'false' }, tarPath, async () => undefined);
   await importInto(settings, tarPath, async (db, baseUrl, imported) => {
     const share = (imported.rate / bare.rate) * 100;
     console.log(

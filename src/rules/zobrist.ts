@@ -253,6 +253,18 @@ export class SymmetricKeys {
     return this.transforms.filter((t) => hi[t] === hi[best] && lo[t] === lo[best]);
   }
 
+  /** {@link leastTransforms} as a bit mask (bit t: transform t), without making a list. */
+  leastMask(): number {
+    const { hi, lo, transforms } = this;
+    const best = this.canonicalTransform();
+    let mask = 0;
+    for (let i = 0; i < transforms.length; i++) {
+      const t = transforms[i];
+      if (hi[t] === hi[best] && lo[t] === lo[best]) mask |= 1 << t;
+    }
+    return mask;
+  }
+
   keys(): PositionKeys {
     const byTransform: (bigint | null)[] = [null, null, null, null, null, null, null, null];
     for (const t of this.transforms) byTransform[t] = keyOf(this.hi[t], this.lo[t]);

@@ -1,4 +1,5 @@
 import { compose, inverse } from '../../rules/symmetry.js';
+import type { SymmetricKeys } from '../../rules/zobrist.js';
 import type { Transform } from '../../rules/symmetry.js';
 import type { Family, GameIdentity, PositionTrack } from '../plugin.js';
 
@@ -131,23 +132,50 @@ export function identityPly(pointOrPass: number, relativeSeat: number): number {
   return (pointOrPass === PASS_POINT ? 0xfffc : pointOrPass << 2) | relativeSeat;
 }
 
+/** The transforms of each bit mask (bit t: transform t), lowest id first. */
+const MASK_TRANSFORMS: readonly (readonly Transform[])[] = Array.from({ length: 256 }, (_, mask) =>
+  ([0, 1, 2, 3, 4, 5, 6, 7] as Transform[]).filter((t) => mask & (1 << t)),
+);
+
+/** {@link symmetryGroupOf} by the mask of the transforms reaching a position, worked out once each. */
+const GROUP_OF_MASK = new Map<number, number>();
+
+function groupOfMask(mask: number): number {
+  let group = GROUP_OF_MASK.get(mask);
+  if (group === undefined) {
+    group = symmetryGroupOf(MASK_TRANSFORMS[mask]);
+    GROUP_OF_MASK.set(mask, group);
+  }
+  return group;
+}
+
 /**
- * Builds a {@link PositionTrack}: the family's replay tells it each position (its canonical key and
- * the transforms that reach it) and then the move played from it; with {@link IdentityOptions}, the
- * game's identity too.
+ * Builds a {@link PositionTrack}: the family's replay tells it each position (its keys under the
+ * board's symmetries) and then the move played from it; with {@link IdentityOptions}, the game's
+ * identity too. A replay makes some hundred positions a game, each read to be stored: the usual
+ * case (one transform reaches the canonical position, one orientation is left for the identity)
+ * writes straight into the buffers, without allocating.
  */
 export class PositionTrackWriter {
   readonly stride: number;
   private buffer: Uint8Array;
   private view: DataView;
   private count = 0;
-  private pending: { key: bigint; transforms: readonly Transform[]; group: number } | null = null;
+  /** The position waiting for its move: its canonical key's halves, the transforms reaching it (a mask), its group. */
+  private pending = false;
+  private pendingHi = 0;
+  private pendingLo = 0;
+  private pendingMask = 0;
+  private pendingGroup = 0;
   private identity: IdentityState | null = null;
+  /** A move's bytes, reused. */
+  private readonly scratch: Uint8Array;
 
   constructor(readonly family: Family, expectedPlies = 64, identity?: IdentityOptions) {
     this.stride = positionStride(family);
     this.buffer = new Uint8Array(this.stride * Math.max(1, expectedPlies + 1));
     this.view = new DataView(this.buffer.buffer);
+    this.scratch = new Uint8Array(POSITION_MOVES[family]);
     if (identity) {
       const plyLength = identityPlyLength(family);
       this.identity = { candidates: [...(identity.transforms ?? [])], bytes: new Uint8Array(64 + plyLength * (expectedPlies + 1)), length: 0, startLength: -1, plies: 0, options: identity };
@@ -158,17 +186,25 @@ export class PositionTrackWriter {
     }
   }
 
-  /** The position now on the board. The one before it, if no move was given for it, is the last. */
-  position(key: bigint, transforms: readonly Transform[]): void {
-    if (this.pending) this.write(this.pending, this.pending.transforms[0], null);
-    this.pending = { key, transforms, group: transforms.length === 1 ? 0 : symmetryGroupOf(transforms) };
+  /** The position now on the board, given by its keys under the board's symmetries. The one before it, if no move was given for it, is the last. */
+  position(keys: SymmetricKeys): void {
+    if (this.pending) this.write(this.lowest(), null);
+    const best = keys.canonicalTransform();
+    const mask = keys.leastMask();
+    this.pending = true;
+    this.pendingHi = keys.hi[best];
+    this.pendingLo = keys.lo[best];
+    this.pendingMask = mask;
+    this.pendingGroup = (mask & (mask - 1)) === 0 ? 0 : groupOfMask(mask);
     const identity = this.identity;
     if (identity && identity.startLength < 0) {
       // No start given: the first position's canonical key, for the transforms that make it canonical.
-      identity.candidates = [...transforms];
+      identity.candidates = [...MASK_TRANSFORMS[mask]];
       const bytes = new Uint8Array(8);
-      new DataView(bytes.buffer).setBigUint64(0, BigInt.asUintN(64, key));
-      this.identityAppend(transforms.map(() => bytes));
+      const view = new DataView(bytes.buffer);
+      view.setInt32(0, this.pendingHi);
+      view.setInt32(4, this.pendingLo);
+      this.identityAppend(identity.candidates.map(() => bytes));
     }
   }
 
@@ -180,32 +216,47 @@ export class PositionTrackWriter {
    * as the position writes it (Dots: relative to the first dot).
    */
   move(encode: (transform: Transform, into: Uint8Array) => void, seat?: number, inIdentity: boolean | ((transform: Transform, into: Uint8Array) => void) = true): void {
-    const pending = this.pending;
-    if (!pending) throw new Error('a move before any position');
-    this.pending = null;
-    const size = POSITION_MOVES[this.family];
-    const images = pending.transforms.map((t) => {
-      const bytes = new Uint8Array(size);
-      encode(t, bytes);
-      return bytes;
-    });
-    const best = leastIndex(images);
-    this.write(pending, pending.transforms[best], images[best]);
+    if (!this.pending) throw new Error('a move before any position');
+    const mask = this.pendingMask;
+    if ((mask & (mask - 1)) === 0) {
+      const scratch = this.scratch;
+      scratch.fill(0);
+      encode(this.lowest(), scratch);
+      this.write(this.lowest(), scratch);
+    } else {
+      const transforms = MASK_TRANSFORMS[mask];
+      const images = transforms.map((t) => {
+        const bytes = new Uint8Array(this.scratch.length);
+        encode(t, bytes);
+        return bytes;
+      });
+      const best = leastIndex(images);
+      this.write(transforms[best], images[best]);
+    }
     const identity = this.identity;
     if (identity && inIdentity !== false) {
       const write = inIdentity === true ? encode : inIdentity;
       const seats = identity.options.seats;
       const relative = seats && seat !== undefined ? (((seat - seats.first) % seats.count) + seats.count) % seats.count : 0;
-      this.identityAppend(
-        identity.candidates.map((t) => {
-          const bytes = new Uint8Array(size);
-          write(t, bytes);
-          if (seats) writeUint16(bytes, 0, identityPly((bytes[0] << 8) | bytes[1], relative));
-          return bytes;
-        }),
-      );
+      const image = (t: Transform, bytes: Uint8Array) => {
+        write(t, bytes);
+        if (seats) writeUint16(bytes, 0, identityPly((bytes[0] << 8) | bytes[1], relative));
+        return bytes;
+      };
+      if (identity.candidates.length === 1) {
+        const scratch = this.scratch;
+        scratch.fill(0);
+        this.identityWrite(image(identity.candidates[0], scratch));
+      } else {
+        this.identityAppend(identity.candidates.map((t) => image(t, new Uint8Array(this.scratch.length))));
+      }
       identity.plies++;
     }
+  }
+
+  /** The lowest transform reaching the pending position. */
+  private lowest(): Transform {
+    return (31 - Math.clz32(this.pendingMask & -this.pendingMask)) as Transform;
   }
 
   /** Appends the least of the candidates' images and keeps the candidates that give it. */
@@ -213,14 +264,19 @@ export class PositionTrackWriter {
     const identity = this.identity!;
     const least = images[leastIndex(images)];
     identity.candidates = identity.candidates.filter((_, i) => compareBytes(images[i], least) === 0);
-    if (identity.length + least.length > identity.bytes.length) {
-      const grown = new Uint8Array(Math.max(identity.bytes.length * 2, identity.length + least.length));
+    this.identityWrite(least);
+    if (identity.startLength < 0) identity.startLength = identity.length;
+  }
+
+  private identityWrite(bytes: Uint8Array): void {
+    const identity = this.identity!;
+    if (identity.length + bytes.length > identity.bytes.length) {
+      const grown = new Uint8Array(Math.max(identity.bytes.length * 2, identity.length + bytes.length));
       grown.set(identity.bytes.subarray(0, identity.length));
       identity.bytes = grown;
     }
-    identity.bytes.set(least, identity.length);
-    identity.length += least.length;
-    if (identity.startLength < 0) identity.startLength = identity.length;
+    identity.bytes.set(bytes, identity.length);
+    identity.length += bytes.length;
   }
 
   /** The identity written so far, or undefined when none was asked for (or no position came). */
@@ -243,8 +299,7 @@ export class PositionTrackWriter {
   }
 
   finish(extra?: { readonly signature?: string | null }): PositionTrack {
-    if (this.pending) this.write(this.pending, this.pending.transforms[0], null);
-    this.pending = null;
+    if (this.pending) this.write(this.lowest(), null);
     const identity = this.identityOf();
     const entries = this.buffer.slice(0, this.count * this.stride);
     return identity
@@ -252,7 +307,9 @@ export class PositionTrackWriter {
       : { family: this.family, stride: this.stride, entries };
   }
 
-  private write(position: { readonly key: bigint; readonly group: number }, transform: Transform, move: Uint8Array | null): void {
+  /** Writes the pending position's entry, reached by `transform`, with its move (null: none). */
+  private write(transform: Transform, move: Uint8Array | null): void {
+    this.pending = false;
     const at = this.count * this.stride;
     if (at + this.stride > this.buffer.length) {
       const grown = new Uint8Array(this.buffer.length * 2);
@@ -260,8 +317,9 @@ export class PositionTrackWriter {
       this.buffer = grown;
       this.view = new DataView(grown.buffer);
     }
-    this.view.setBigUint64(at, BigInt.asUintN(64, position.key));
-    this.buffer[at + 8] = transform | (position.group << 3);
+    this.view.setInt32(at, this.pendingHi);
+    this.view.setInt32(at + 4, this.pendingLo);
+    this.buffer[at + 8] = transform | (this.pendingGroup << 3);
     if (move) this.buffer.set(move, at + ENTRY_HEAD);
     else this.buffer.fill(NO_MOVE, at + ENTRY_HEAD, at + this.stride);
     this.count++;

@@ -64,7 +64,8 @@ export class CheckersPositionHasher {
   readonly transforms = CHECKERS_SYMMETRIES;
   /** The squares as the hasher knows them, by square index. */
   readonly cells = new Uint8Array(SQUARE_COUNT);
-  private readonly keys = new SymmetricKeys(CHECKERS_SYMMETRIES);
+  /** The position's keys under each of the board's symmetries (read them; the hasher keeps them). */
+  readonly keys = new SymmetricKeys(CHECKERS_SYMMETRIES);
   private side: Colour = 'white';
 
   static of(position: Position): CheckersPositionHasher {

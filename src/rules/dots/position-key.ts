@@ -140,7 +140,8 @@ export class DotsPositionHasher {
   readonly owner: Uint8Array;
   /** Per point (row-major): 0 or the enclosing seat + 1. */
   readonly captor: Uint8Array;
-  private readonly keys: SymmetricKeys;
+  /** The position's keys under each of the board's symmetries (read them; the hasher keeps them). */
+  readonly keys: SymmetricKeys;
   private readonly images: Int32Array;
   private readonly valueHi: Int32Array;
   private readonly valueLo: Int32Array;

@@ -90,7 +90,8 @@ export class GoPositionHasher {
   /** The board as the hasher knows it: `y * size + x` → 0, 1 or 2. */
   readonly cells: Uint8Array;
   readonly transforms: readonly Transform[];
-  private readonly keys: SymmetricKeys;
+  /** The position's keys under each of the board's symmetries (read them; the hasher keeps them). */
+  readonly keys: SymmetricKeys;
   private readonly images: Int32Array;
   private readonly valueHi: Int32Array;
   private readonly valueLo: Int32Array;

@@ -118,7 +118,8 @@ export function pegPositionKeys(board: Board): PositionKeys {
  */
 export class PegPositionHasher {
   readonly transforms: readonly Transform[];
-  private readonly keys: SymmetricKeys;
+  /** The position's keys under each of the board's symmetries (read them; the hasher keeps them). */
+  readonly keys: SymmetricKeys;
   private readonly box: Box;
   private readonly width: number;
   private readonly height: number;

@@ -35,7 +35,7 @@ export function checkersPositionTrack(game: CheckersInterchange): PositionTrack 
 export function checkersTrackOf(start: Position, moves: readonly Move[]): PositionTrack {
   const hasher = CheckersPositionHasher.of(start);
   const writer = new PositionTrackWriter('checkers', moves.length, {});
-  writer.position(hasher.canonical().key, hasher.leastTransforms());
+  writer.position(hasher.keys);
   for (const move of moves) {
     const squares = [move.from, ...move.landings];
     if (squares.length > POSITION_MOVES.checkers - 1) break;
@@ -44,7 +44,7 @@ export function checkersTrackOf(start: Position, moves: readonly Move[]): Positi
       into.set(squares, 1);
     });
     hasher.play(move);
-    writer.position(hasher.canonical().key, hasher.leastTransforms());
+    writer.position(hasher.keys);
   }
   return writer.finish();
 }

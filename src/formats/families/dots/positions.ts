@@ -84,7 +84,7 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     const move = line[i++] as Ply | undefined;
     if (move !== undefined && !seatOk(move.seat)) break;
     hasher.setToMove(move !== undefined ? move.seat : after(lastSeat, surrounded));
-    writer.position(hasher.canonical().key, hasher.leastTransforms());
+    writer.position(hasher.keys);
     board.observe(patternStatesOfDots(hasher.owner, hasher.captor, states), played);
     if (move === undefined) break;
     lastSeat = move.seat;

@@ -49,7 +49,7 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
     const previous = line[i - 1];
     const toMove = colourOf(move, previous ? (colourOf(previous, BLACK) === BLACK ? WHITE : BLACK) : BLACK);
     hasher.setToMove(toMove);
-    writer.position(hasher.canonical().key, hasher.leastTransforms());
+    writer.position(hasher.keys);
     board.observe(position.cells, played);
     if (!move) break;
     const point = move.point;

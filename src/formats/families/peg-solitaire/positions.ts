@@ -50,7 +50,7 @@ export function pegPositionTrack(board: Board, jumps: readonly { readonly from: 
   }
   const box = pegSlotBox(board);
   const writer = new PositionTrackWriter('peg-solitaire', played.length, {});
-  writer.position(hasher.canonical().key, hasher.leastTransforms());
+  writer.position(hasher.keys);
   for (const jump of played) {
     writer.move((t, into) => {
       const [fromX, fromY] = apply(t, jump.from.x - box.left, jump.from.y - box.top, box.width, box.height);
@@ -61,7 +61,7 @@ export function pegPositionTrack(board: Board, jumps: readonly { readonly from: 
       writeUint16(into, 6, toY);
     });
     hasher.jump(jump.from, jump.to);
-    writer.position(hasher.canonical().key, hasher.leastTransforms());
+    writer.position(hasher.keys);
   }
   return writer.finish();
 }
