@@ -13,7 +13,7 @@ from pathlib import Path
 from tabula_client import AuthenticatedClient
 from tabula_client.api.games import download_game, export_game, search_games, upload_game
 from tabula_client.api.uploads import upload_file
-from tabula_client.models import GameDto, GamePageDto, UploadDto, UploadGameFilesBody
+from tabula_client.models import GamePageDto, UploadDto, UploadedGameDto, UploadGameFilesBody
 from tabula_client.types import File
 
 base_url, api_key, path, player, raw_path = sys.argv[1:6]
@@ -22,8 +22,9 @@ client = AuthenticatedClient(base_url=base_url, token=api_key, raise_on_unexpect
 
 with sgf.open("rb") as file:
     game = upload_game.sync(client=client, body=UploadGameFilesBody(file=File(payload=file, file_name=sgf.name)))
-assert isinstance(game, GameDto), f"the upload answered {game!r}"
+assert isinstance(game, UploadedGameDto), f"the upload answered {game!r}"
 assert game.filename == sgf.name, game.filename
+assert game.same_as == [], game.same_as
 game_id = game.id
 
 page = search_games.sync(client=client, player=player)

@@ -38,7 +38,8 @@ describe('search by board size, event and the day played', () => {
   it('gives each game its facts', async () => {
     const game = await (await fetch(`${archive.baseUrl}/games/${ids.march}`)).json();
     // Anna's points="-1" records her resignation: no margin.
-    expect(game.facts).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: '2024-03-01', event: 'Vereinsabend', rules: null, ending: 'resignation', margin: null });
+    // A game of fewer than 20 moves has no Dyer signature.
+    expect(game.facts).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: '2024-03-01', event: 'Vereinsabend', rules: null, ending: 'resignation', margin: null, signature: null });
   });
 
   it('finds games by board size, square or width x height', async () => {

@@ -19,7 +19,8 @@ const serverUrl = process.env.TABULA_TEST_DATABASE_URL;
 const onServer = serverUrl ? describe : describe.skip;
 
 const NODES = 3;
-const ROUNDS = 3;
+/** CI runs 3 rounds; the issue's ten: TABULA_START_ROUNDS=10. */
+const ROUNDS = Number(process.env.TABULA_START_ROUNDS ?? 3);
 
 async function migrationsApplied(url: string): Promise<{ name: string; times: number }[]> {
   const client = new pg.Client({ connectionString: url });
@@ -66,7 +67,7 @@ onServer('nodes started at once on one empty database (only on a PostgreSQL serv
         await database.drop();
       }
     }
-  }, 300_000);
+  }, ROUNDS * 100_000);
 });
 
 onServer('the migrations lock (only on a PostgreSQL server)', () => {
