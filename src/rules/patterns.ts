@@ -65,8 +65,11 @@ export class BoardChangesWriter {
   /**
    * The next position: `states` every point's state now; `move` the point of the ply that led here
    * (null for a ply that put nothing on the board; undefined for the start, which no ply led to).
+   * `changed`, when given, lists every other point whose state may differ from the last position's
+   * (captures, setup stones; repeats and unchanged points allowed): only those are compared. Without
+   * it every point is. The words written are the same either way.
    */
-  observe(states: ArrayLike<number>, move?: number | null): void {
+  observe(states: ArrayLike<number>, move?: number | null, changed?: ArrayLike<number>): void {
     if (this.positions > 0 && move === undefined) throw new Error('a position after the start needs its ply');
     if (this.positions === 0 && move !== undefined) throw new Error('the start has no ply');
     if (move === null) this.words.push(PASS_WORD);
@@ -74,10 +77,26 @@ export class BoardChangesWriter {
       this.words.push(PLY_BIT | (move << 2) | states[move]);
       this.board[move] = states[move];
     }
-    for (let p = 0; p < this.board.length; p++) {
-      if (this.board[p] !== states[p]) {
-        this.words.push((p << 2) | states[p]);
-        this.board[p] = states[p];
+    if (changed === undefined) {
+      for (let p = 0; p < this.board.length; p++) {
+        if (this.board[p] !== states[p]) {
+          this.words.push((p << 2) | states[p]);
+          this.board[p] = states[p];
+        }
+      }
+    } else {
+      const from = this.words.length;
+      for (let i = 0; i < changed.length; i++) {
+        const p = changed[i];
+        if (this.board[p] !== states[p]) {
+          this.words.push((p << 2) | states[p]);
+          this.board[p] = states[p];
+        }
+      }
+      // In the order of the points, as the scan of every point writes them.
+      if (this.words.length - from > 1) {
+        const written = this.words.splice(from).sort((a, b) => a - b);
+        for (const word of written) this.words.push(word);
       }
     }
     this.positions++;

@@ -27,9 +27,12 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
   // The board's changes, for pattern search: the point of the ply that led to each position (null a pass).
   const board = new BoardChangesWriter(size, size);
   let played: number | null | undefined;
+  // The points changed since the last position besides the ply's own: setup stones and captures.
+  const changed: number[] = [];
   const hasher = new GoPositionHasher(size);
   const set = (x: number, y: number, cell: number) => {
     if (x < 0 || y < 0 || x >= size || y >= size) return;
+    changed.push(y * size + x);
     position.setStone(x, y, cell as Stone);
     hasher.set(x, y, cell as Stone);
   };
@@ -50,7 +53,8 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
     const toMove = colourOf(move, previous ? (colourOf(previous, BLACK) === BLACK ? WHITE : BLACK) : BLACK);
     hasher.setToMove(toMove);
     writer.position(hasher.keys);
-    board.observe(position.cells, played);
+    board.observe(position.cells, played, changed);
+    changed.length = 0;
     if (!move) break;
     const point = move.point;
     if (point === null) {
@@ -70,6 +74,7 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
     }, seatOf(stone));
     points.push([point.x, point.y]);
     hasher.play(point.x, point.y, stone, outcome.captured);
+    for (let c = 0; c < outcome.captured.length; c++) changed.push(outcome.captured[c]);
   }
   return { ...writer.finish(identity ? { signature: dyerSignature(points, size) } : undefined), board: board.finish() };
 }
