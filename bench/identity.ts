@@ -1,12 +1,11 @@
 import 'reflect-metadata';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
-import { packGames, sendImport } from './imports.js';
-import { percentile, startInProcess, withScratchDatabase } from './served.js';
+import { packGames } from './imports.js';
+import { importInto } from './positions.js';
+import { percentile, withScratchDatabase } from './served.js';
 
 /**
  * Game identities at scale (issue 30): BENCH_IDENTITY_GAMES real Go games (default 100,000: the
@@ -44,7 +43,7 @@ export async function run(): Promise<void> {
 
 async function measure(label: string, tarPath: string, settings: Record<string, string>, without: Record<string, string>): Promise<void> {
   const bare = await importInto({ ...without, GAME_IDENTITY: 'false' }, tarPath, async () => undefined);
-  await importInto(settings, tarPath, async (db, baseUrl, rate, count) => {
+  await importInto(settings, tarPath, async (db, baseUrl, { rate, games: count }) => {
     const share = (rate / bare.rate) * 100;
     console.log(
       `identity [${label}]: import with identities ${rate.toFixed(0)} games/s, without ${bare.rate.toFixed(0)} games/s (${count} games): ` +
@@ -100,24 +99,4 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       console.log(`identity [${label}]: ${name.padEnd(20)} ${String(sorted.length).padStart(4)} asked, p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms${goal}`);
     }
   });
-}
-
-/** A fresh archive with `settings` importing the tar; `then` runs on it before it closes. */
-async function importInto(
-  settings: Record<string, string>,
-  tarPath: string,
-  then: (db: DataSource, baseUrl: string, rate: number, games: number) => Promise<void>,
-): Promise<{ rate: number }> {
-  const { app, baseUrl } = await startInProcess({ ...settings, MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
-  try {
-    const db = app.get<DataSource>(getDataSourceToken());
-    await db.query('CHECKPOINT');
-    const started = performance.now();
-    const { state } = await sendImport(baseUrl, tarPath);
-    const rate = state.gamesStored / ((performance.now() - started) / 1000);
-    await then(db, baseUrl, rate, state.gamesStored);
-    return { rate };
-  } finally {
-    await app.close();
-  }
 }

@@ -136,14 +136,14 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
   });
 }
 
-interface Imported {
+export interface Imported {
   readonly games: number;
   readonly rate: number;
   readonly peakMb: number;
 }
 
 /** A fresh archive with `settings` importing the tar; `then` runs on it before it closes. */
-async function importInto(settings: Record<string, string>, tarPath: string, then: (db: DataSource, baseUrl: string, imported: Imported) => Promise<void>): Promise<Imported> {
+export async function importInto(settings: Record<string, string>, tarPath: string, then: (db: DataSource, baseUrl: string, imported: Imported) => Promise<void>): Promise<Imported> {
   const { app, baseUrl } = await startInProcess({ ...settings, MAX_IMPORT_BYTES: String(4 * 1024 ** 3) });
   try {
     const db = app.get<DataSource>(getDataSourceToken());

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { post, startArchive } from '../support/archive-harness.js';
 import type { TestArchive } from '../support/archive-harness.js';
-import { turnedPoint } from '../support/positions/grids.js';
+import { turnedDotsSgf } from '../support/positions/turned-sgf.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
 
 /*
@@ -20,20 +20,6 @@ interface Relative {
   readonly coloursSwapped: boolean;
 }
 
-/** SGF letters of Dots fields: a–z 0–25, A–Z 26–51. */
-const letterValue = (c: string): number => (c >= 'a' && c <= 'z' ? c.charCodeAt(0) - 97 : c.charCodeAt(0) - 65 + 26);
-const letterOf = (n: number): string => (n < 26 ? String.fromCharCode(97 + n) : String.fromCharCode(65 + n - 26));
-
-/** A Dots SGF turned by hand: every point of every move (its chains too) and setup value mapped. */
-function turnedDotsSgf(sgf: string, width: number, height: number, name: TransformName): string {
-  const turn = (value: string) => {
-    const [tx, ty] = turnedPoint(letterValue(value[0]), letterValue(value[1]), width, height, name);
-    return letterOf(tx) + letterOf(ty);
-  };
-  return sgf.replace(/(;|\]|\s)(B|W|AB|AW)((?:\s*\[[a-zA-Z.]*\])+)/g, (_, before: string, id: string, values: string) =>
-    before + id + values.replace(/\[([a-zA-Z.]*)\]/g, (_m, v: string) => `[${v.split('.').map((part) => part.replace(/[a-zA-Z]{2}/g, turn)).join('.')}]`),
-  );
-}
 
 /** The SGF cut after its `keep`-th move node. */
 function cutSgf(sgf: string, keep: number): string {

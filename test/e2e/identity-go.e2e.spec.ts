@@ -7,6 +7,7 @@ import { sabakiRoot } from '../support/go/sabaki-sgf.js';
 import type { SabakiNode } from '../support/go/sabaki-sgf.js';
 import { letters, replay } from '../support/positions/go-replay.js';
 import { turnedPoint } from '../support/positions/grids.js';
+import { turnedGoSgf } from '../support/positions/turned-sgf.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
 
 /*
@@ -95,17 +96,6 @@ function dyer(line: Line): string | null {
   return texts.sort()[0];
 }
 
-/** An SGF's moves and setup turned by hand. */
-function turnedSgf(sgf: string, size: number, name: TransformName): string {
-  return sgf.replace(/\b(B|W|AB|AW|AE)((?:\[[a-s]{2}\])+)/g, (_, id: string, values: string) =>
-    id + values.replace(/\[([a-s]{2})\]/g, (_m, v: string) => {
-      const [x, y] = letters(v);
-      if (x >= size || y >= size) return `[${v}]`;
-      const [tx, ty] = turnedPoint(x, y, size, size, name);
-      return `[${String.fromCharCode(97 + tx)}${String.fromCharCode(97 + ty)}]`;
-    }),
-  );
-}
 
 /** The same SGF with the colours swapped: black's moves, stones and name become white's. */
 function swappedSgf(sgf: string): string {
@@ -192,11 +182,11 @@ describe('identity: the GNU Go games as SGF, GoFans, turned, with colours swappe
     expect(original).toBeGreaterThan(0);
     const line = lines.get(original)!;
     // Copies made here by hand.
-    const turned = turnedSgf(originalSgf, 19, 'rotate90');
+    const turned = turnedGoSgf(originalSgf, 19, 'rotate90');
     await upload(turned, 'turned.sgf', lineOf(turned));
-    const swapped = turnedSgf(swappedSgf(originalSgf), 19, 'mirrorX');
+    const swapped = turnedGoSgf(swappedSgf(originalSgf), 19, 'mirrorX');
     await upload(swapped, 'swapped.sgf', lineOf(swapped));
-    const cut = cutSgf(turnedSgf(originalSgf, 19, 'transpose'), Math.floor(line.plies.length * 0.6));
+    const cut = cutSgf(turnedGoSgf(originalSgf, 19, 'transpose'), Math.floor(line.plies.length * 0.6));
     await upload(cut, 'cut.sgf', lineOf(cut));
     await upload(gofansByHand(line, 'Black by hand', 'White by hand'), 'by-hand.xml', line);
     // The archive's own conversion to GoFans 2.1.

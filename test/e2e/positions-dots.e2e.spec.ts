@@ -4,6 +4,7 @@ import { allPositionPages, expectFirstArrivals, firstArrivals } from '../support
 import { parseDotsSgf } from '../support/dots/dots-sgf.js';
 import { namesFor, turnRows, turnedPoint } from '../support/positions/grids.js';
 import { rebuild } from '../support/positions/dots-replay.js';
+import { turnedDotsSgf } from '../support/positions/turned-sgf.js';
 import type { Field, ReplayPly, Replayed } from '../support/positions/dots-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
 
@@ -22,22 +23,10 @@ const FOLDER = new URL('../fixtures/realdata/dots/', import.meta.url);
 
 /** SGF letters: a–z 0–25, A–Z 26–51. */
 const letterValue = (c: string): number => (c >= 'a' && c <= 'z' ? c.charCodeAt(0) - 97 : c.charCodeAt(0) - 65 + 26);
-const letterOf = (n: number): string => (n < 26 ? String.fromCharCode(97 + n) : String.fromCharCode(65 + n - 26));
 const pointOf = (value: string): [number, number] => [letterValue(value[0]), letterValue(value[1])];
 
 const text = (field: Field) => `${field.toMove}|${field.rows.map((row) => row.join(',')).join('/')}`;
 
-/** A Dots SGF turned by a symmetry, written here: every point of every move, chain and setup value mapped by hand. */
-function turnedSgf(sgf: string, width: number, height: number, name: TransformName): string {
-  const turn = (value: string) => {
-    const [x, y] = pointOf(value);
-    const [tx, ty] = turnedPoint(x, y, width, height, name);
-    return letterOf(tx) + letterOf(ty);
-  };
-  return sgf.replace(/(;|\]|\s)(B|W|AB|AW)((?:\s*\[[a-zA-Z.]*\])+)/g, (_, before: string, id: string, values: string) =>
-    before + id + values.replace(/\[([a-zA-Z.]*)\]/g, (_m, v: string) => `[${v.split('.').map((part) => part.replace(/[a-zA-Z]{2}/g, turn)).join('.')}]`),
-  );
-}
 
 describe('positions: the Dots SGF games against a brute-force search', () => {
   let archive: TestArchive;
@@ -92,7 +81,7 @@ describe('positions: the Dots SGF games against a brute-force search', () => {
     // The same game turned by hand.
     const original = games.get(originalId)!;
     turnedName = 'rotate90';
-    const turned = turnedSgf(source, original.width, original.height, turnedName);
+    const turned = turnedDotsSgf(source, original.width, original.height, turnedName);
     expect(turned).not.toBe(source);
     turnedId = await upload(turned, 'turned.sgf');
     record(turnedId, rebuild(original.width, original.height, parseDotsSgf(turned).setup, await replayOf(turnedId)));

@@ -5,6 +5,7 @@ import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 import { allPositionPages, expectFirstArrivals, firstArrivals } from '../support/positions/search.js';
 import { sabakiRoot } from '../support/go/sabaki-sgf.js';
 import { turnRows, turnedPoint } from '../support/positions/grids.js';
+import { turnedGoSgf } from '../support/positions/turned-sgf.js';
 import { letters, replay } from '../support/positions/go-replay.js';
 import type { Position, Replayed } from '../support/positions/go-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
@@ -21,17 +22,6 @@ const NAMES: TransformName[] = ['identity', 'rotate90', 'rotate180', 'rotate270'
 
 const text = (position: Position) => `${position.toMove}|${position.rows.map((row) => row.join(',')).join('/')}`;
 
-/** An SGF of the game turned by a symmetry, written here: every point's letters mapped by hand. */
-function turnedSgf(sgf: string, size: number, name: TransformName): string {
-  return sgf.replace(/\b(B|W|AB|AW|AE)((?:\[[a-s]{2}\])+)/g, (_, id: string, values: string) =>
-    id + values.replace(/\[([a-s]{2})\]/g, (_m, v: string) => {
-      const [x, y] = letters(v);
-      if (x >= size || y >= size) return `[${v}]`;
-      const [tx, ty] = turnedPoint(x, y, size, size, name);
-      return `[${String.fromCharCode(97 + tx)}${String.fromCharCode(97 + ty)}]`;
-    }),
-  );
-}
 
 describe('positions: the GNU Go games against a brute-force search', () => {
   let archive: TestArchive;
@@ -68,7 +58,7 @@ describe('positions: the GNU Go games against a brute-force search', () => {
       }
     }
     // A game turned by hand, and two games reaching one position by different move orders.
-    const turned = turnedSgf(source, 19, 'rotate90');
+    const turned = turnedGoSgf(source, 19, 'rotate90');
     turnedId = await upload(turned, 'turned.sgf');
     record(turnedId, replay(sabakiRoot(Buffer.from(turned, 'latin1')))!);
     for (const [name, sgf] of [
