@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { FIRST } from '../formats/families/patterns.js';
+import { EMPTY, FIRST, LATE_PLY, firstTaken } from '../formats/families/patterns.js';
 import type { Placement } from '../formats/families/patterns.js';
 
 /** A `game_patterns` row as the filter reads it. */
@@ -25,6 +25,10 @@ export interface FilterGroup {
   /** Per point, per player: a bit per slot, set when that game's player ever held the point. */
   first: Uint32Array[];
   second: Uint32Array[];
+  /** Per point, a byte per slot: the ply that game first took the point ({@link firstTaken}; 255 late or never). */
+  taken: Uint8Array[];
+  /** Per point, a bit per slot set when that game's point was emptied again after it was taken. */
+  emptied: Uint32Array[];
   /** A bit per slot whose game is still as read (not replaced by a later row of the same game). */
   alive: Uint32Array;
 }
@@ -38,7 +42,12 @@ const PLACEMENTS_PER_TURN = 64;
  * whether that player ever held the point. A placement of a pattern can match a game only when the
  * game's first player held every `X` point of it at some time and its second player every `O` point;
  * so the games worth replaying for a placement are the AND of a few of these bit rows, a word (32
- * games) at a time. 100,000 games of 19×19 take 9 MB.
+ * games) at a time. Each game that passes is then tested on the order its points were first taken
+ * (a byte per point and game, the ply, and a bit per point when it was emptied again): the
+ * placement's stones are all on the board from the latest of their first plies on, so an empty
+ * point of it that was taken at or before that ply and never emptied again rules the game out — which
+ * a long game that held a small shape's points one by one at different times mostly is. 100,000
+ * games of 19×19 take 9 MB of bits and 36 MB of plies.
  *
  * It follows `game_patterns` by the writing transactions' ids: {@link take} is given the rows written
  * at or after the last snapshot's xmin (every transaction before it has ended), so none is missed
@@ -52,8 +61,13 @@ export class PatternFilter {
   /** The xmin of the snapshot the last rows were read in; null before the first read. */
   watermark: string | null = null;
 
-  /** Takes rows read from the table; `watermark` the xmin of the snapshot they were read in. */
-  take(rows: readonly FilterRow[], watermark: string): void {
+  /**
+   * Takes rows read from the table (then set {@link watermark}) and, per game, its line as read
+   * after them: when that line was written by another transaction than the row (the game written
+   * again between the two reads) or is missing, the game's points count as taken late (no order is
+   * known: the filter lets it through), until the next read brings the new row.
+   */
+  take(rows: readonly FilterRow[], lines: ReadonlyMap<number, { readonly changes: Uint8Array; readonly written: string }>): void {
     for (const row of rows) {
       const known = this.slots.get(row.gameId);
       if (known?.written === row.written) continue;
@@ -65,14 +79,17 @@ export class PatternFilter {
       const word = slot >> 5;
       const bit = 1 << (slot & 31);
       const points = row.width * row.height;
+      const line = lines.get(row.gameId);
+      const { taken, emptied } = line?.written === row.written ? firstTaken({ width: row.width, height: row.height, changes: line.changes }) : unknownOrder(points);
       for (let p = 0; p < points; p++) {
         if (row.first[p >> 3] & (1 << (p & 7))) group.first[p][word] |= bit;
         if (row.second[p >> 3] & (1 << (p & 7))) group.second[p][word] |= bit;
+        if (emptied[p >> 3] & (1 << (p & 7))) group.emptied[p][word] |= bit;
+        group.taken[p][slot] = taken[p];
       }
       group.alive[word] |= bit;
       this.slots.set(row.gameId, { group, slot, written: row.written });
     }
-    this.watermark = watermark;
   }
 
   /** The groups of a family. */
@@ -91,19 +108,36 @@ export class PatternFilter {
       if (index > 0 && index % PLACEMENTS_PER_TURN === 0) await yieldToLoop();
       const placement = placements[index];
       const rows: Uint32Array[] = [];
+      const stoneTaken: Uint8Array[] = [];
+      const emptyTaken: Uint8Array[] = [];
+      const emptyEmptied: Uint32Array[] = [];
       for (let i = 0; i < placement.points.length; i++) {
         const want = placement.wants[i];
-        if (want === FIRST) rows.push(group.first[placement.points[i]]);
-        else if (want !== 0) rows.push(group.second[placement.points[i]]);
+        const point = placement.points[i];
+        if (want === EMPTY) {
+          emptyTaken.push(group.taken[point]);
+          emptyEmptied.push(group.emptied[point]);
+          continue;
+        }
+        rows.push(want === FIRST ? group.first[point] : group.second[point]);
+        stoneTaken.push(group.taken[point]);
       }
       const count = rows.length;
       for (let w = 0; w < words; w++) {
         let bits = group.alive[w];
         for (let k = 0; bits !== 0 && k < count; k++) bits &= rows[k][w];
-        while (bits !== 0) {
+        next: while (bits !== 0) {
           const low = bits & -bits;
           const slot = (w << 5) + 31 - Math.clz32(low);
           bits ^= low;
+          // The pattern's stones are all on the board from the latest of their first-taken plies on;
+          // an empty point of it taken before that, and never emptied again, is empty at no such ply.
+          let latest = 0;
+          for (let k = 0; k < stoneTaken.length; k++) if (stoneTaken[k][slot] > latest) latest = stoneTaken[k][slot];
+          for (let k = 0; k < emptyTaken.length; k++) {
+            const taken = emptyTaken[k][slot];
+            if (taken <= latest && taken < LATE_PLY && (emptyEmptied[k][w] & low) === 0) continue next;
+          }
           const id = group.ids[slot];
           const list = found.get(id);
           if (list) list.push(index);
@@ -117,7 +151,7 @@ export class PatternFilter {
   /** Bytes the bit rows take. */
   get bytes(): number {
     let total = 0;
-    for (const group of this.groups.values()) total += (group.first.length * 2 + 1) * group.alive.byteLength;
+    for (const group of this.groups.values()) total += (group.first.length * 3 + 1) * group.alive.byteLength + group.taken.length * group.taken[0].byteLength;
     return total;
   }
 
@@ -133,6 +167,8 @@ export class PatternFilter {
         ids: [],
         first: Array.from({ length: points }, () => new Uint32Array(4)),
         second: Array.from({ length: points }, () => new Uint32Array(4)),
+        taken: Array.from({ length: points }, () => new Uint8Array(128).fill(LATE_PLY)),
+        emptied: Array.from({ length: points }, () => new Uint32Array(4)),
         alive: new Uint32Array(4),
       };
       this.groups.set(name, group);
@@ -152,6 +188,17 @@ export class PatternFilter {
     };
     group.first = group.first.map(widen);
     group.second = group.second.map(widen);
+    group.emptied = group.emptied.map(widen);
+    group.taken = group.taken.map((row) => {
+      const wider = new Uint8Array(size * 32).fill(LATE_PLY);
+      wider.set(row);
+      return wider;
+    });
     group.alive = widen(group.alive);
   }
+}
+
+/** No order of first taking: every point late, none emptied (the filter's test then rules nothing out). */
+function unknownOrder(points: number): { taken: Uint8Array; emptied: Uint8Array } {
+  return { taken: new Uint8Array(points).fill(LATE_PLY), emptied: new Uint8Array((points + 7) >> 3) };
 }

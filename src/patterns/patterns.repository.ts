@@ -50,6 +50,16 @@ export class PatternsRepository {
     };
   }
 
+  /** The lines of the games among `ids` as they stand, with the transaction that wrote each (the filter's orders of first taking come from them). */
+  @GenerateSql({ params: [[1, 2]] })
+  async changesOf(ids: readonly number[]): Promise<{ gameId: number; changes: Uint8Array; written: string }[]> {
+    const rows: { game_id: string; changes: Buffer; written: string }[] = await this.dataSource.query(
+      `SELECT gp.game_id, gp.changes, gp.written::text AS written FROM game_patterns gp WHERE gp.game_id = ANY($1::bigint[])`,
+      [ids],
+    );
+    return rows.map((row) => ({ gameId: Number(row.game_id), changes: row.changes, written: row.written }));
+  }
+
   /** The lines of the games among `ids` that pass the filters of GET /games. */
   @GenerateSql({ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] })
   async boards(ids: readonly number[], filters: GameFilters): Promise<CandidateBoard[]> {

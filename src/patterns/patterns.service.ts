@@ -16,6 +16,8 @@ import { PatternsRepository } from './patterns.repository.js';
 
 /** As GET /games. */
 const DEFAULT_PAGE_SIZE = 20;
+/** The lines read per statement when the filter takes new rows. */
+const FILTER_BATCH = 5000;
 /** Candidates confirmed per database read (and between turns of the event loop). */
 const CONFIRM_BATCH = 1000;
 
@@ -111,7 +113,13 @@ export class PatternsService {
       this.refreshing = (async () => {
         try {
           const { rows, watermark } = await this.patterns.filterRows(this.filter.watermark);
-          this.filter.take(rows, watermark);
+          // The lines' changes, a batch at a time (the filter keeps only when each point was first taken).
+          for (let start = 0; start < rows.length; start += FILTER_BATCH) {
+            const batch = rows.slice(start, start + FILTER_BATCH);
+            const lines = await this.patterns.changesOf(batch.map((row) => row.gameId));
+            this.filter.take(batch, new Map(lines.map((line) => [line.gameId, line])));
+          }
+          this.filter.watermark = watermark;
         } finally {
           this.refreshing = null;
         }

@@ -19,6 +19,9 @@ SELECT x.xmin::text AS xmin, r.*
          WHERE gp.written >= coalesce($1::xid8, '0'::xid8)
        ) r ON true;
 
+-- PatternsRepository.changesOf
+SELECT gp.game_id, gp.changes, gp.written::text AS written FROM game_patterns gp WHERE gp.game_id = ANY($1::bigint[]);
+
 -- PatternsRepository.boards (no filter)
 SELECT gp.game_id, gp.width, gp.height, gp.changes, gpos.result, to_char(gpos.played, 'YYYY-MM-DD') AS played
        FROM game_patterns gp LEFT JOIN game_positions gpos ON gpos.game_id = gp.game_id

@@ -133,6 +133,38 @@ export function everHeld(board: BoardChanges): { first: Uint8Array; second: Uint
   return { first, second };
 }
 
+/** The latest ply {@link firstTaken} tells apart: later plies are written as this. */
+export const LATE_PLY = 255;
+
+/**
+ * When each point of the line was first taken — the first position (ply; 0 the start) at which it
+ * is not {@link EMPTY}, at most {@link LATE_PLY} (which also stands for later, and for never) — and
+ * which points were ever {@link EMPTY} again after that (a capture). A pattern's `X` and `O` points
+ * are all taken at the ply it matches, so that ply is at least their latest first-taken ply; its
+ * `.` points are empty then, so a point never emptied again was first taken after it.
+ */
+export function firstTaken(board: BoardChanges): { taken: Uint8Array; emptied: Uint8Array } {
+  const n = board.width * board.height;
+  const taken = new Uint8Array(n).fill(LATE_PLY);
+  const seen = new Uint8Array(n);
+  const emptied = new Uint8Array((n + 7) >> 3);
+  const { changes } = board;
+  let ply = 0;
+  for (let at = 0; at < changes.length; at += 2) {
+    const word = (changes[at] << 8) | changes[at + 1];
+    if (word & PLY_BIT) ply++;
+    if (word === PASS_WORD) continue;
+    const point = (word & 0x7fff) >> 2;
+    if ((word & 3) !== EMPTY) {
+      if (!seen[point]) {
+        seen[point] = 1;
+        taken[point] = Math.min(ply, LATE_PLY);
+      }
+    } else if (seen[point]) emptied[point >> 3] |= 1 << (point & 7);
+  }
+  return { taken, emptied };
+}
+
 /** A pattern as written: `width` × `height` cells, row-major, each a state or {@link ANY}. */
 export interface Pattern {
   readonly width: number;
