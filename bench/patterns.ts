@@ -83,7 +83,9 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
     const before = rss();
     const warm = await ask(sought[0]);
     const filter = app.get(PatternsService).filter;
-    console.log(`patterns [${label}]: first search (reads the filter's rows: ${(filter.bytes / 1e6).toFixed(1)} MB of bits) ${warm.ms.toFixed(0)} ms; RSS ${before.toFixed(0)} → ${rss().toFixed(0)} MB`);
+    console.log(
+      `patterns [${label}]: first search (reads the filter's rows: ${(filter.bytes / 1e6).toFixed(1)} MB of bits and first plies, ${(filter.lineBytes / 1e6).toFixed(1)} MB of lines kept) ${warm.ms.toFixed(0)} ms; RSS ${before.toFixed(0)} → ${rss().toFixed(0)} MB`,
+    );
     for (const kind of ['corner', 'free'] as const) {
       const times: number[] = [];
       for (const [i, s] of sought.filter((x) => x.kind === kind).entries()) {

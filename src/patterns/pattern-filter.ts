@@ -31,7 +31,21 @@ export interface FilterGroup {
   emptied: Uint32Array[];
   /** A bit per slot whose game is still as read (not replaced by a later row of the same game). */
   alive: Uint32Array;
+  /**
+   * Per slot, where its line (`game_patterns.changes`, as read with the row) lies in {@link lineBlocks}:
+   * the block's index (-1: not kept, read it from the table), and the line's first and last byte + 1.
+   */
+  lineBlock: Int32Array;
+  lineStart: Uint32Array;
+  lineEnd: Uint32Array;
+  /** The lines of the group's games, end to end in blocks of {@link LINE_BLOCK} bytes (a longer line gets a block of its own). */
+  lineBlocks: Uint8Array[];
+  /** Bytes used in the last block. */
+  lineUsed: number;
 }
+
+/** The size of a block of lines. */
+const LINE_BLOCK = 1 << 20;
 
 /** How many placements are tested between two turns of the event loop. */
 const PLACEMENTS_PER_TURN = 64;
@@ -69,18 +83,21 @@ export class PatternFilter {
    */
   take(rows: readonly FilterRow[], lines: ReadonlyMap<number, { readonly changes: Uint8Array; readonly written: string }>): void {
     for (const row of rows) {
-      const known = this.slots.get(row.gameId);
-      if (known?.written === row.written) continue;
-      if (known) known.group.alive[known.slot >> 5] &= ~(1 << (known.slot & 31));
+      const before = this.slots.get(row.gameId);
+      if (before?.written === row.written) continue;
+      if (before) before.group.alive[before.slot >> 5] &= ~(1 << (before.slot & 31));
       const group = this.group(row.family, row.width, row.height);
       const slot = group.ids.length;
-      this.grow(group, slot + 1);
+      this.grow(group, slot + 1, Math.ceil(slot * 1.25));
       group.ids.push(row.gameId);
       const word = slot >> 5;
       const bit = 1 << (slot & 31);
       const points = row.width * row.height;
       const line = lines.get(row.gameId);
-      const { taken, emptied } = line?.written === row.written ? firstTaken({ width: row.width, height: row.height, changes: line.changes }) : unknownOrder(points);
+      const known = line?.written === row.written;
+      const { taken, emptied } = known ? firstTaken({ width: row.width, height: row.height, changes: line.changes }) : unknownOrder(points);
+      if (known) this.keepLine(group, slot, line.changes);
+      else group.lineBlock[slot] = -1;
       for (let p = 0; p < points; p++) {
         if (row.first[p >> 3] & (1 << (p & 7))) group.first[p][word] |= bit;
         if (row.second[p >> 3] & (1 << (p & 7))) group.second[p][word] |= bit;
@@ -90,6 +107,31 @@ export class PatternFilter {
       group.alive[word] |= bit;
       this.slots.set(row.gameId, { group, slot, written: row.written });
     }
+  }
+
+  /**
+   * Room for the games of `rows` beside those taken already, so that taking them grows each group's
+   * rows once, to the size needed (call before {@link take} with every row of a read).
+   */
+  reserve(rows: readonly FilterRow[]): void {
+    const counts = new Map<FilterGroup, number>();
+    for (const row of rows) {
+      const group = this.group(row.family, row.width, row.height);
+      counts.set(group, (counts.get(group) ?? 0) + 1);
+    }
+    for (const [group, count] of counts) this.grow(group, group.ids.length + count, 0);
+  }
+
+  /**
+   * A game's line as the filter read it, when it is the one `written` by that transaction (the
+   * game's row as it stands); null when the filter keeps no such line (read it from the table).
+   */
+  line(gameId: number, written: string): Uint8Array | null {
+    const at = this.slots.get(gameId);
+    if (!at || at.written !== written) return null;
+    const { group, slot } = at;
+    const block = group.lineBlock[slot];
+    return block < 0 ? null : group.lineBlocks[block].subarray(group.lineStart[slot], group.lineEnd[slot]);
   }
 
   /** The groups of a family. */
@@ -148,11 +190,36 @@ export class PatternFilter {
     return found;
   }
 
-  /** Bytes the bit rows take. */
+  /** Bytes the bit rows and first plies take. */
   get bytes(): number {
     let total = 0;
     for (const group of this.groups.values()) total += (group.first.length * 3 + 1) * group.alive.byteLength + group.taken.length * group.taken[0].byteLength;
     return total;
+  }
+
+  /** Bytes the kept lines take (their blocks, and where each line lies). */
+  get lineBytes(): number {
+    let total = 0;
+    for (const group of this.groups.values()) {
+      total += group.lineBlock.byteLength + group.lineStart.byteLength + group.lineEnd.byteLength;
+      for (const block of group.lineBlocks) total += block.byteLength;
+    }
+    return total;
+  }
+
+  /** Copies a line into the group's blocks. */
+  private keepLine(group: FilterGroup, slot: number, changes: Uint8Array): void {
+    let last = group.lineBlocks.length - 1;
+    if (last < 0 || group.lineUsed + changes.length > group.lineBlocks[last].length) {
+      group.lineBlocks.push(new Uint8Array(Math.max(LINE_BLOCK, changes.length)));
+      group.lineUsed = 0;
+      last++;
+    }
+    group.lineBlocks[last].set(changes, group.lineUsed);
+    group.lineBlock[slot] = last;
+    group.lineStart[slot] = group.lineUsed;
+    group.lineEnd[slot] = group.lineUsed + changes.length;
+    group.lineUsed += changes.length;
   }
 
   private group(family: string, width: number, height: number): FilterGroup {
@@ -170,17 +237,22 @@ export class PatternFilter {
         taken: Array.from({ length: points }, () => new Uint8Array(128).fill(LATE_PLY)),
         emptied: Array.from({ length: points }, () => new Uint32Array(4)),
         alive: new Uint32Array(4),
+        lineBlock: new Int32Array(128).fill(-1),
+        lineStart: new Uint32Array(128),
+        lineEnd: new Uint32Array(128),
+        lineBlocks: [],
+        lineUsed: 0,
       };
       this.groups.set(name, group);
     }
     return group;
   }
 
-  /** Room for `slots` games: the words double when full. */
-  private grow(group: FilterGroup, slots: number): void {
+  /** Room for `slots` games, or for `ahead` when more (the rows grow by a quarter when full: at most a fifth of them unused). */
+  private grow(group: FilterGroup, slots: number, ahead: number): void {
     const words = (slots + 31) >> 5;
     if (words <= group.alive.length) return;
-    const size = Math.max(words, group.alive.length * 2);
+    const size = Math.max(words, (ahead + 31) >> 5);
     const widen = (row: Uint32Array) => {
       const wider = new Uint32Array(size);
       wider.set(row);
@@ -195,6 +267,15 @@ export class PatternFilter {
       return wider;
     });
     group.alive = widen(group.alive);
+    const lineBlock = new Int32Array(size * 32).fill(-1);
+    lineBlock.set(group.lineBlock);
+    group.lineBlock = lineBlock;
+    const lineStart = new Uint32Array(size * 32);
+    lineStart.set(group.lineStart);
+    group.lineStart = lineStart;
+    const lineEnd = new Uint32Array(size * 32);
+    lineEnd.set(group.lineEnd);
+    group.lineEnd = lineEnd;
   }
 }
 

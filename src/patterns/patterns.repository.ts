@@ -20,6 +20,15 @@ export interface CandidateBoard {
   readonly played: string | null;
 }
 
+/** What confirming a candidate needs besides its line: the transaction that wrote the line, and what the continuations count. */
+export interface CandidateFacts {
+  readonly gameId: number;
+  readonly written: string;
+  /** The winner's colour, `draw`, or null when unknown (the position index's). */
+  readonly result: string | null;
+  readonly played: string | null;
+}
+
 /** Pattern search's reads (src/queries/patterns.repository.sql). */
 @Injectable()
 export class PatternsRepository {
@@ -58,6 +67,26 @@ export class PatternsRepository {
       [ids],
     );
     return rows.map((row) => ({ gameId: Number(row.game_id), changes: row.changes, written: row.written }));
+  }
+
+  /**
+   * The games among `ids` that are still in the archive and pass the filters of GET /games, with the
+   * transaction that wrote each line (the filter keeps the lines it read: the one written by that
+   * transaction is the game's line as it stands) — without the lines themselves.
+   */
+  @GenerateSql({ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] })
+  async facts(ids: readonly number[], filters: GameFilters): Promise<CandidateFacts[]> {
+    const { where, params } = whereClause(filters);
+    params.push(ids);
+    const rows: { game_id: string; written: string; result: string | null; played: string | null }[] = await this.dataSource.query(
+      `SELECT gp.game_id, gp.written::text AS written, gpos.result, to_char(gpos.played, 'YYYY-MM-DD') AS played
+       FROM game_patterns gp LEFT JOIN game_positions gpos ON gpos.game_id = gp.game_id${
+         where.length > 0 ? ` JOIN games g ON g.id = gp.game_id LEFT JOIN game_analyses a ON a.game_id = g.id` : ''
+       }
+       WHERE gp.game_id = ANY($${params.length}::bigint[])${where.length > 0 ? ` AND ${where.join(' AND ')}` : ''}`,
+      params,
+    );
+    return rows.map((row) => ({ gameId: Number(row.game_id), written: row.written, result: row.result, played: row.played }));
   }
 
   /** The lines of the games among `ids` that pass the filters of GET /games. */

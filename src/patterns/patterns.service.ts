@@ -7,7 +7,7 @@ import type { SearchFilters } from '../games/cursor.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
 import { gameFilters } from '../games/games.service.js';
 import { DOTS_MAX_SIDE, FIRST, GO_MAX_SIDE, SECOND, firstMatch, patternCell, placements, readPattern } from '../formats/families/patterns.js';
-import type { Pattern, PatternMatch, Placement } from '../formats/families/patterns.js';
+import type { BoardChanges, Pattern, PatternMatch, Placement } from '../formats/families/patterns.js';
 import type { PatternContinuationDto, PatternGamesPageDto } from './dto/pattern-answers.dto.js';
 import { PATTERN_ANCHORS, PATTERN_COLORS } from './dto/pattern-query.dto.js';
 import type { PatternAnchor, PatternColors, PatternSearchBody } from './dto/pattern-query.dto.js';
@@ -19,7 +19,7 @@ const DEFAULT_PAGE_SIZE = 20;
 /** The lines read per statement when the filter takes new rows. */
 const FILTER_BATCH = 5000;
 /** Candidates confirmed per database read (and between turns of the event loop). */
-const CONFIRM_BATCH = 1000;
+const CONFIRM_BATCH = 2000;
 
 /** The families with patterns, and the largest board side their rules engines play. */
 const SIDES: Readonly<Record<string, number>> = { go: GO_MAX_SIDE, dots: DOTS_MAX_SIDE };
@@ -71,14 +71,22 @@ export class PatternsService {
       const placed = placements(pattern, group.width, group.height, sought.anchor, sought.colors === 'any');
       if (placed.length === 0) continue;
       const candidates = await this.filter.candidates(group, placed);
+      const confirm = (board: BoardChanges & { readonly gameId: number; readonly result: string | null; readonly played: string | null }) => {
+        const mine = (candidates.get(board.gameId) ?? []).map((index) => placed[index]);
+        const match = firstMatch(board, mine);
+        if (match) found.push({ gameId: board.gameId, match, placement: mine[match.placement], boardWidth: board.width, result: board.result, played: board.played });
+      };
       const ids = [...candidates.keys()];
       for (let start = 0; start < ids.length; start += CONFIRM_BATCH) {
-        const boards = await this.patterns.boards(ids.slice(start, start + CONFIRM_BATCH), repositoryFilters);
-        for (const board of boards) {
-          const mine = (candidates.get(board.gameId) ?? []).map((index) => placed[index]);
-          const match = firstMatch(board, mine);
-          if (match) found.push({ gameId: board.gameId, match, placement: mine[match.placement], boardWidth: board.width, result: board.result, played: board.played });
+        // The candidates still stored that pass the filters; their lines as the filter keeps them, or
+        // read again when the filter has none or an older one (a game written again meanwhile).
+        const unknown: number[] = [];
+        for (const facts of await this.patterns.facts(ids.slice(start, start + CONFIRM_BATCH), repositoryFilters)) {
+          const changes = this.filter.line(facts.gameId, facts.written);
+          if (changes) confirm({ ...facts, width: group.width, height: group.height, changes });
+          else unknown.push(facts.gameId);
         }
+        if (unknown.length > 0) for (const board of await this.patterns.boards(unknown, repositoryFilters)) confirm(board);
         await yieldToLoop();
       }
     }
@@ -113,6 +121,7 @@ export class PatternsService {
       this.refreshing = (async () => {
         try {
           const { rows, watermark } = await this.patterns.filterRows(this.filter.watermark);
+          this.filter.reserve(rows);
           // The lines' changes, a batch at a time (the filter keeps only when each point was first taken).
           for (let start = 0; start < rows.length; start += FILTER_BATCH) {
             const batch = rows.slice(start, start + FILTER_BATCH);
