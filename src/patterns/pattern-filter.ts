@@ -72,6 +72,8 @@ const PLACEMENTS_PER_TURN = 64;
 export class PatternFilter {
   private readonly groups = new Map<string, FilterGroup>();
   private readonly slots = new Map<number, { group: FilterGroup; slot: number; written: string }>();
+  /** How many rows the filter has taken (a search's matches hold while it stays the same). */
+  version = 0;
   /** The xmin of the snapshot the last rows were read in; null before the first read. */
   watermark: string | null = null;
 
@@ -86,6 +88,7 @@ export class PatternFilter {
       const before = this.slots.get(row.gameId);
       if (before?.written === row.written) continue;
       if (before) before.group.alive[before.slot >> 5] &= ~(1 << (before.slot & 31));
+      this.version++;
       const group = this.group(row.family, row.width, row.height);
       const slot = group.ids.length;
       this.grow(group, slot + 1, Math.ceil(slot * 1.25));

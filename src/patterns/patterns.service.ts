@@ -6,6 +6,7 @@ import { encodeCursor, resolveSearch } from '../games/cursor.js';
 import type { SearchFilters } from '../games/cursor.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
 import { gameFilters } from '../games/games.service.js';
+import type { GameFilters } from '../games/game-view.js';
 import { DOTS_MAX_SIDE, FIRST, GO_MAX_SIDE, SECOND, firstMatch, patternCell, placements, readPattern } from '../formats/families/patterns.js';
 import type { BoardChanges, Pattern, PatternMatch, Placement } from '../formats/families/patterns.js';
 import type { PatternContinuationDto, PatternGamesPageDto } from './dto/pattern-answers.dto.js';
@@ -20,6 +21,11 @@ const DEFAULT_PAGE_SIZE = 20;
 const FILTER_BATCH = 5000;
 /** Candidates confirmed per database read (and between turns of the event loop). */
 const CONFIRM_BATCH = 2000;
+
+/** How many searches keep their matches for their next pages, at most how many matches in all, and for how long. */
+const KEPT_SEARCHES = 8;
+const KEPT_MATCHES = 100_000;
+const KEPT_MS = 60_000;
 
 /** The families with patterns, and the largest board side their rules engines play. */
 const SIDES: Readonly<Record<string, number>> = { go: GO_MAX_SIDE, dots: DOTS_MAX_SIDE };
@@ -42,6 +48,14 @@ interface Found {
   readonly played: string | null;
 }
 
+/** A search's matches kept for its next pages: when searched (performance.now()), at which version of the filter. */
+interface KeptSearch {
+  readonly at: number;
+  readonly version: number;
+  readonly found: readonly Found[];
+  readonly continuations: PatternContinuationDto[];
+}
+
 /**
  * Pattern search (docs/patterns.md): the games in which a shape appears, at its first ply, and what
  * was played next around it. Candidates come from the in-memory filter ({@link PatternFilter});
@@ -52,6 +66,12 @@ interface Found {
 export class PatternsService {
   readonly filter = new PatternFilter();
   private refreshing: Promise<void> | null = null;
+  /**
+   * The last searches' matches, newest last, for their next pages: by what was sought and the
+   * filters, while the filter has taken no new row since (no game written or re-indexed) and for
+   * at most {@link KEPT_MS}; a game deleted meanwhile is left out of the page, as ever.
+   */
+  private readonly kept = new Map<string, KeptSearch>();
 
   constructor(private readonly patterns: PatternsRepository) {}
 
@@ -65,6 +85,40 @@ export class PatternsService {
     fits(pattern, sought.family, repositoryFilters.boardWidth, repositoryFilters.boardHeight);
 
     await this.refresh();
+    const key = JSON.stringify([sought, Object.entries(filters).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b))]);
+    let search = this.kept.get(key);
+    if (!search || search.version !== this.filter.version || performance.now() - search.at > KEPT_MS) {
+      const found = await this.search(pattern, sought, repositoryFilters);
+      search = { at: performance.now(), version: this.filter.version, found, continuations: continuations(pattern, found) };
+      this.keep(key, search);
+    }
+    const { found } = search;
+    const rest = after === undefined ? found : found.filter((hit) => hit.gameId < after.id);
+    const page = rest.slice(0, limit);
+    const views = new Map((await this.patterns.summaries(page.map((hit) => hit.gameId))).map((view) => [view.id, view]));
+    const items = page.flatMap((hit) => {
+      const view = views.get(hit.gameId);
+      if (!view) return []; // deleted meanwhile
+      const { placement } = hit;
+      return [
+        {
+          ...toGameSummaryDto(view),
+          ply: hit.match.ply,
+          where: { transform: transformName(placement.transform), left: placement.left, top: placement.top, width: placement.width, height: placement.height, colorsSwapped: placement.swapped },
+        },
+      ];
+    });
+    const last = page[page.length - 1];
+    return {
+      items,
+      next: rest.length > limit ? encodePatternCursor(sought, encodeCursor(filters, { id: last.gameId })) : null,
+      total: found.length,
+      continuations: search.continuations,
+    };
+  }
+
+  /** Every game of the archive the pattern appears in (that passes the filters), newest first. */
+  private async search(pattern: Pattern, sought: Sought, repositoryFilters: GameFilters): Promise<Found[]> {
     const found: Found[] = [];
     for (const group of this.filter.groupsOf(sought.family)) {
       if (repositoryFilters.boardWidth !== undefined && (group.width !== repositoryFilters.boardWidth || group.height !== repositoryFilters.boardHeight)) continue;
@@ -91,28 +145,20 @@ export class PatternsService {
       }
     }
     found.sort((a, b) => b.gameId - a.gameId);
-    const rest = after === undefined ? found : found.filter((hit) => hit.gameId < after.id);
-    const page = rest.slice(0, limit);
-    const views = new Map((await this.patterns.summaries(page.map((hit) => hit.gameId))).map((view) => [view.id, view]));
-    const items = page.flatMap((hit) => {
-      const view = views.get(hit.gameId);
-      if (!view) return []; // deleted meanwhile
-      const { placement } = hit;
-      return [
-        {
-          ...toGameSummaryDto(view),
-          ply: hit.match.ply,
-          where: { transform: transformName(placement.transform), left: placement.left, top: placement.top, width: placement.width, height: placement.height, colorsSwapped: placement.swapped },
-        },
-      ];
-    });
-    const last = page[page.length - 1];
-    return {
-      items,
-      next: rest.length > limit ? encodePatternCursor(sought, encodeCursor(filters, { id: last.gameId })) : null,
-      total: found.length,
-      continuations: continuations(pattern, found),
-    };
+    return found;
+  }
+
+  /** Keeps a search's matches, letting go of the oldest searches beyond {@link KEPT_SEARCHES} or {@link KEPT_MATCHES}. */
+  private keep(key: string, search: KeptSearch): void {
+    this.kept.delete(key);
+    this.kept.set(key, search);
+    let matches = 0;
+    for (const kept of this.kept.values()) matches += kept.found.length;
+    for (const [oldest, kept] of this.kept) {
+      if (this.kept.size <= 1 || (this.kept.size <= KEPT_SEARCHES && matches <= KEPT_MATCHES)) break;
+      this.kept.delete(oldest);
+      matches -= kept.found.length;
+    }
   }
 
   /** Brings the filter up to date with `game_patterns` (one read at a time; callers meanwhile wait for it). */

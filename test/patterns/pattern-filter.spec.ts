@@ -70,5 +70,9 @@ describe('PatternFilter: the lines kept for confirmation', () => {
     filter.take([rowOf(1, newer, '11')], new Map([[1, { changes: newer, written: '11' }]]));
     expect(Buffer.from(filter.line(1, '11')!)).toEqual(Buffer.from(newer));
     expect(filter.line(1, '10')).toBeNull();
+    // Two rows taken (the version a search's kept matches are tied to); the same row read again is not one more.
+    expect(filter.version).toBe(2);
+    filter.take([rowOf(1, newer, '11')], new Map([[1, { changes: newer, written: '11' }]]));
+    expect(filter.version).toBe(2);
   });
 });
