@@ -7,6 +7,7 @@ import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 import { describeIfThere } from '../support/optional.js';
 import type { Requirement } from '../support/optional.js';
 import { FOX_GAMES, inShared, realdataMissing, realdataPath } from '../support/realdata.js';
+import { turnedGoSgf } from '../support/positions/turned-sgf.js';
 
 /**
  * The web viewer driven in Chromium (playwright-core, the system's browser): search, a game stepped
@@ -281,6 +282,22 @@ describeIfThere('the web viewer in Chromium', chromiumThere, () => {
     const [from, to] = move.split('-');
     await expect(page.locator('.moves [aria-current="step"]').innerText()).resolves.toMatch(new RegExp(`${from}.${to}`));
     expect(await noHorizontalScroll()).toBe(true);
+  });
+
+  it("lists a game's other files on its page, and marks the copy in search results", async () => {
+    // The 9x9 GNU Go game turned a quarter by hand: another file of the same game.
+    const turned = await upload('9x9-1-turned.sgf', Buffer.from(turnedGoSgf(fixture('fixtures/realdata/go/gnugo_regression_games/9x9-1.sgf').toString('latin1'), 9, 'rotate90'), 'latin1'));
+    await page.goto(`${archive.baseUrl}/#/games/${ids.gnugo}`);
+    const relatives = page.locator('section.relatives');
+    await relatives.locator('li').first().waitFor();
+    await expect(relatives.locator('li').allInnerTexts()).resolves.toEqual([expect.stringMatching(new RegExp(`the same game .*rotate90 · #${turned}$`))]);
+    await page.goto(`${archive.baseUrl}/#/?family=go&boardSize=9&unique=true`);
+    await page.locator('.results li').first().waitFor();
+    const listed = await page.locator('.results li a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(listed).toContain(`#/games/${ids.gnugo}`);
+    expect(listed).not.toContain(`#/games/${turned}`);
+    await page.goto(`${archive.baseUrl}/#/?family=go&boardSize=9`);
+    await expect(page.locator('.results li', { hasText: `#${turned}` }).locator('.copies').innerText()).resolves.toBe(`a copy of #${ids.gnugo}`);
   });
 
   (process.env.TABULA_README_PICTURES === '1' ? it : it.skip)('takes the README pictures (only with TABULA_README_PICTURES=1)', async () => {
