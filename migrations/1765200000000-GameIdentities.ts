@@ -13,6 +13,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   the first mover where colours are written relative to it (Go, Dots): two rows give the
  *   symmetry and the colour swap between their games without replaying either.
  * - `signature`: Go's Dyer signature, searchable.
+ * - `ended`: the line ends as the rules end a game that a later ply may still follow (Go's two
+ *   passes, a Dots grounding): such a game is a broken-off copy of a longer one however short.
  *
  * A new table only: games stored before it get their rows from `POST /reindex`.
  */
@@ -29,6 +31,7 @@ export class GameIdentities1765200000000 implements MigrationInterface {
         transforms smallint NOT NULL CHECK (transforms BETWEEN 1 AND 255),
         first_seat smallint,
         signature  text,
+        ended      boolean NOT NULL,
         sequence   bytea NOT NULL
       )`);
     // The plies are small integers: a few hundred bytes a game, which pglz compresses poorly; kept in the row.

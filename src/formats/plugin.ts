@@ -148,6 +148,13 @@ export interface GameIdentity {
   readonly firstSeat: number | null;
   /** Go: the Dyer signature (moves 20, 31, 40, 51, 60 and 71 in SGF letters, least over the board's symmetries); null for a game of fewer than 20 moves. */
   readonly signature?: string | null;
+  /**
+   * The line ends as the rules end a game and a later ply could still follow it: Go, two passes (a
+   * game resumed after them continues the line); Dots, a grounding. Such a game counts as a
+   * broken-off copy of a longer file however few its plies. (A draughts game without a move left, or
+   * a peg board without a jump, has no legal continuation at all.)
+   */
+  readonly endedByRule?: boolean;
 }
 
 /**

@@ -20,9 +20,10 @@ export interface IdentityRowFields {
   readonly identity_transforms: number | null;
   readonly identity_first_seat: number | null;
   readonly identity_signature: string | null;
+  readonly identity_ended: boolean | null;
 }
 
-export const IDENTITY_ROW_FIELDS = 'identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text';
+export const IDENTITY_ROW_FIELDS = 'identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean';
 
 const NO_IDENTITY: IdentityRowFields = {
   identity_plies: null,
@@ -31,6 +32,7 @@ const NO_IDENTITY: IdentityRowFields = {
   identity_transforms: null,
   identity_first_seat: null,
   identity_signature: null,
+  identity_ended: null,
 };
 
 /**
@@ -57,6 +59,7 @@ export function identityRowFields(track: PositionTrack | null | undefined, analy
     identity_transforms: identity.transforms.reduce((mask, t) => mask | (1 << t), 0),
     identity_first_seat: identity.firstSeat,
     identity_signature: identity.signature ?? null,
+    identity_ended: identity.endedByRule === true,
   };
 }
 
@@ -73,8 +76,8 @@ export function identitySequence(track: PositionTrack | null | undefined, analys
  */
 export function identityRowsFrom(made: string, sequences: string): string {
   return `identities AS (
-         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
-         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM ${made} m JOIN unnest(${sequences}) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )`;

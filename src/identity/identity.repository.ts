@@ -7,6 +7,7 @@ import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
 import type { GameView } from '../games/game-view.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
+import { PREFIX_PLIES } from './identity-rows.js';
 import { related, relationOf, standsFor } from './identity.sql.js';
 
 export const RELATIONS = ['same', 'prefix', 'extension'] as const;
@@ -16,6 +17,14 @@ export type Relation = (typeof RELATIONS)[number];
 export interface IdentityOrientation {
   readonly transforms: number;
   readonly firstSeat: number | null;
+}
+
+/** A game's identity as its relatives are looked for from it. */
+export interface OwnIdentity extends IdentityOrientation {
+  readonly family: string;
+  readonly plies: number;
+  readonly ended: boolean;
+  readonly sequence: Buffer;
 }
 
 export interface RelativeRow extends IdentityOrientation {
@@ -39,11 +48,18 @@ export interface CopyStanding {
 export class IdentityRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The game's identity's orientation; undefined when the game has none. */
+  /** The game's identity; undefined when the game has none. */
   @GenerateSql({ params: [EXAMPLE.game] })
-  async orientation(gameId: string): Promise<IdentityOrientation | undefined> {
-    const rows: { transforms: number; first_seat: number | null }[] = await this.dataSource.query(`SELECT transforms, first_seat FROM game_identities WHERE game_id = $1`, [gameId]);
-    return rows.length === 0 ? undefined : { transforms: rows[0].transforms, firstSeat: rows[0].first_seat };
+  async own(gameId: string): Promise<OwnIdentity | undefined> {
+    const rows: { transforms: number; first_seat: number | null; family: string; plies: number; ended: boolean; sequence: Buffer }[] = await this.dataSource.query(
+      `SELECT i.transforms, i.first_seat, fa.name AS family, i.plies, i.ended, i.sequence
+       FROM game_identities i JOIN games g ON g.id = i.game_id JOIN families fa ON fa.id = g.family_id
+       WHERE i.game_id = $1`,
+      [gameId],
+    );
+    if (rows.length === 0) return undefined;
+    const [row] = rows;
+    return { transforms: row.transforms, firstSeat: row.first_seat, family: row.family, plies: row.plies, ended: row.ended, sequence: row.sequence };
   }
 
   @GenerateSql({ params: [EXAMPLE.game] })
@@ -52,17 +68,36 @@ export class IdentityRepository {
     return rows.length > 0;
   }
 
-  /** The games holding the game, a broken-off copy of it, or more of it; oldest first, `limit` at most. */
-  @GenerateSql({ params: [EXAMPLE.game, 100] })
-  async relatives(gameId: string, limit: number): Promise<RelativeRow[]> {
+  /**
+   * The games holding the game, a broken-off copy of it, or more of it; oldest first, `limit` at most.
+   * Besides the relatives sharing its head: the games that ended by rule in fewer than 30 plies and
+   * are its beginning (their heads are among `shortHeads`, the hashes of its first plies), and, when
+   * the game itself is one (`shortEnded`), the longer games it begins — read from every row, which
+   * only such a game asks.
+   */
+  @GenerateSql(
+    { name: 'a game of 30 plies or more', params: [EXAMPLE.game, 100, [], false] },
+    { name: 'a short game that ended by rule', params: [EXAMPLE.game, 100, ['1', '2'], true] },
+  )
+  async relatives(gameId: string, limit: number, shortHeads: readonly string[], shortEnded: boolean): Promise<RelativeRow[]> {
     const rows: (SummaryRow & { relation: Relation; transforms: number; first_seat: number | null })[] = await this.dataSource.query(
-      `SELECT ${SUMMARY_COLUMNS}, ${relationOf('i', 'x')} AS relation, x.transforms, x.first_seat
-       FROM game_identities i JOIN game_identities x ON ${related('i', 'x')}
-            JOIN games g ON g.id = x.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
-       WHERE i.game_id = $1
-       ORDER BY x.game_id
+      `WITH i AS (SELECT * FROM game_identities WHERE game_id = $1),
+       found AS (
+         SELECT x.game_id, ${relationOf('i', 'x')} AS relation, x.transforms, x.first_seat
+         FROM i JOIN game_identities x ON ${related('i', 'x')}
+         UNION
+         SELECT x.game_id, 'prefix', x.transforms, x.first_seat
+         FROM i JOIN game_identities x ON x.head = ANY($3::bigint[]) AND x.ended AND x.plies < ${PREFIX_PLIES} AND x.plies < i.plies AND x.game_id <> i.game_id
+              AND substring(i.sequence FROM 1 FOR length(x.sequence)) = x.sequence
+         UNION
+         SELECT x.game_id, 'extension', x.transforms, x.first_seat
+         FROM i JOIN game_identities x ON $4::boolean AND x.plies > i.plies AND substring(x.sequence FROM 1 FOR length(i.sequence)) = i.sequence
+       )
+       SELECT ${SUMMARY_COLUMNS}, r.relation, r.transforms, r.first_seat
+       FROM found r JOIN games g ON g.id = r.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
+       ORDER BY g.id
        LIMIT $2`,
-      [gameId, limit],
+      [gameId, limit, shortHeads, shortEnded],
     );
     const ids = rows.map((row) => Number(row.id));
     const players = playersByGame(ids.length === 0 ? [] : await this.dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]));

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem-codes.js';
-import { compose, inverse, transformName } from '../formats/families/positions.js';
+import { compose, identityPlyLength, inverse, transformName } from '../formats/families/positions.js';
+import type { Family } from '../formats/plugin.js';
+import { identityHash, PREFIX_PLIES } from './identity-rows.js';
 import type { Transform, TransformName } from '../formats/families/positions.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
 import type { GameId } from '../games/game-id.pipe.js';
@@ -16,12 +18,16 @@ export class IdentityService {
   constructor(private readonly identities: IdentityRepository) {}
 
   async relatives(id: GameId, query: RelativesQuery): Promise<RelativesDto> {
-    const own = await this.identities.orientation(id);
+    const own = await this.identities.own(id);
     if (!own) {
       if (!(await this.identities.gameExists(id))) throw new ProblemException(404, 'game.not_found', `no game has id ${id}`);
       throw new ProblemException(409, 'identity.not_indexed', `game ${id} has no identity: its family's replay gives none, or it was stored before identities were kept or with GAME_IDENTITY=false (POST /reindex gives it one)`);
     }
-    const rows = await this.identities.relatives(id, query.limit ?? DEFAULT_RELATIVES);
+    // The heads a game that ended by rule in fewer than 30 plies would have if it were this game's beginning.
+    const plyLength = identityPlyLength(own.family as Family);
+    const startLength = own.sequence.length - own.plies * plyLength;
+    const shortHeads = Array.from({ length: Math.max(0, Math.min(own.plies - 1, PREFIX_PLIES - 1)) }, (_, k) => identityHash(own.family, own.sequence, startLength + (k + 1) * plyLength));
+    const rows = await this.identities.relatives(id, query.limit ?? DEFAULT_RELATIVES, shortHeads, own.ended && own.plies < PREFIX_PLIES);
     return {
       items: rows.map((row) => ({
         ...toGameSummaryDto(row.game),

@@ -14,7 +14,7 @@ WITH src AS (
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
-                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)
+                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -68,8 +68,8 @@ WITH src AS (
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        ), identities AS (
-         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
-         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )
@@ -90,7 +90,7 @@ WITH src AS (
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
-                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)
+                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -144,8 +144,8 @@ WITH src AS (
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        ), identities AS (
-         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
-         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )
@@ -166,7 +166,7 @@ WITH src AS (
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
-                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)
+                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -220,8 +220,8 @@ WITH src AS (
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        ), identities AS (
-         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
-         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )
@@ -266,7 +266,7 @@ WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game
          DELETE FROM game_players WHERE game_id = $1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)),
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)),
          analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
@@ -290,8 +290,8 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[$3::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        ), identities AS (
-         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
-         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[$4::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )

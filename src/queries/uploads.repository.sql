@@ -24,7 +24,7 @@ WITH src AS (
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
-                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text)
+                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -78,8 +78,8 @@ WITH src AS (
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        ), identities AS (
-         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, sequence)
-         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, e.sequence
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        )

@@ -72,7 +72,10 @@ type Relation = 'same' | 'prefix' | 'extension';
 function relationBetween(game: Line, other: Line): { relation: Relation; symmetries: TransformName[] } | null {
   const shorter = Math.min(game.plies.length, other.plies.length);
   const relation: Relation = other.plies.length === game.plies.length ? 'same' : other.plies.length < game.plies.length ? 'prefix' : 'extension';
-  if (relation !== 'same' && shorter < 30) return null;
+  // A shorter file counts from 30 plies, or whole when it ended as the rules end a game that may go on (two passes).
+  const short = other.plies.length < game.plies.length ? other : game;
+  const ended = short.plies.length >= 2 && short.plies.slice(-2).every((ply) => ply.point === null);
+  if (relation !== 'same' && shorter < 30 && !ended) return null;
   const start = written(other, 'identity', Math.min(shorter, 2)).join(';');
   const target = written(other, 'identity', shorter).join(';');
   // The first plies first: most pairs differ there, and the whole lines need not be written.
@@ -199,6 +202,13 @@ describe('identity: the GNU Go games as SGF, GoFans, turned, with colours swappe
     const divergedLine = lineOf(diverged)!;
     expect(divergedLine.plies.length).toBe(line.plies.length + 2);
     await upload(diverged, 'diverged.sgf', divergedLine);
+    // A short game both players passed out of, the same game resumed after the passes, and that turned;
+    // and its first six moves alone, which end by no rule: too short to be anyone's copy.
+    const ended = '(;GM[1]FF[4]SZ[19];B[pd];W[dp];B[pp];W[dd];B[fq];W[cn];B[];W[])';
+    const resumed = `${ended.slice(0, -1)};B[jj];W[jd];B[jp])`;
+    for (const [name, sgf] of [['ended.sgf', ended], ['resumed.sgf', resumed], ['resumed-turned.sgf', turnedGoSgf(resumed, 19, 'mirrorY')], ['six.sgf', '(;GM[1]FF[4]SZ[19];B[pd];W[dp];B[pp];W[dd];B[fq];W[cn])']]) {
+      await upload(sgf, name, lineOf(sgf));
+    }
   }, 300_000);
 
   afterAll(async () => {
@@ -226,6 +236,10 @@ describe('identity: the GNU Go games as SGF, GoFans, turned, with colours swappe
     expect(ofOriginal.filter((item) => item.relation === 'same')).toHaveLength(4);
     expect(ofOriginal.filter((item) => item.relation === 'prefix')).toHaveLength(1);
     expect(checked).toBeGreaterThanOrEqual(12);
+    // The game both players passed out of is the beginning of its resumed files, turned or not; its first six moves are nobody's copy.
+    const [ended, resumed, resumedTurned, six] = [...lines.keys()].slice(-4);
+    expect(expectedRelatives(ended).map((item) => [item.id, item.relation])).toEqual([[resumed, 'extension'], [resumedTurned, 'extension']]);
+    expect(expectedRelatives(six)).toEqual([]);
   });
 
   it('names, in each upload answer, the games stored before it that hold the same game', () => {
@@ -235,7 +249,7 @@ describe('identity: the GNU Go games as SGF, GoFans, turned, with colours swappe
       const expected = expectedRelatives(id).filter((item) => item.relation === 'same' && earlier.has(item.id)).map((item) => item.id);
       expect(sameAsAnswers.get(id)).toEqual(expected);
     }
-    expect(sameAsAnswers.get([...lines.keys()].at(-2)!)).toContain(original);
+    expect(sameAsAnswers.get([...lines.keys()].at(-6)!)).toContain(original);
   });
 
   it('lists each game once with unique=true: the first file of a game, or the longer file a broken-off copy begins', async () => {
@@ -251,8 +265,9 @@ describe('identity: the GNU Go games as SGF, GoFans, turned, with colours swappe
         cursor = body.next;
       } while (cursor);
     }
+    // A search of each game once folds copies of 30 plies or more; a shorter game that ended by rule stays listed.
     const standsFor = (id: number) =>
-      expectedRelatives(id).filter((other) => other.relation === 'extension' || (other.relation === 'same' && other.id < id));
+      expectedRelatives(id).filter((other) => (other.relation === 'extension' && lines.get(id)!.plies.length >= 30) || (other.relation === 'same' && other.id < id));
     const expectedUnique = [...lines.keys()].filter((id) => standsFor(id).length === 0).sort((a, b) => b - a);
     expect(unique.map((game) => game.id)).toEqual(expectedUnique);
     expect(unique.length).toBeLessThan(all.length);
@@ -260,7 +275,7 @@ describe('identity: the GNU Go games as SGF, GoFans, turned, with colours swappe
       const standing = standsFor(game.id);
       if (standing.length === 0) {
         expect(game.copyOf).toBeNull();
-        const copies = expectedRelatives(game.id).filter((other) => other.relation === 'prefix' || (other.relation === 'same' && other.id > game.id));
+        const copies = expectedRelatives(game.id).filter((other) => (other.relation === 'prefix' && lines.get(other.id)!.plies.length >= 30) || (other.relation === 'same' && other.id > game.id));
         expect(game.copies).toBe(copies.length);
       } else {
         expect(standing.map((other) => other.id)).toContain(game.copyOf);
@@ -285,7 +300,8 @@ describe('identity: the GNU Go games as SGF, GoFans, turned, with colours swappe
   });
 
   it("counts each game once in a player's statistics", async () => {
-    const standsAlone = (id: number) => !expectedRelatives(id).some((other) => other.relation === 'extension' || (other.relation === 'same' && other.id < id));
+    const standsAlone = (id: number) =>
+      !expectedRelatives(id).some((other) => (other.relation === 'extension' && lines.get(id)!.plies.length >= 30) || (other.relation === 'same' && other.id < id));
     const original_ = (await (await fetch(`${archive.baseUrl}/games/${original}`)).json()) as { players: { name: string | null }[] };
     const name = original_.players.find((player) => player.name)?.name;
     expect(name).toBeTruthy();

@@ -298,12 +298,12 @@ export class PositionTrackWriter {
     return this.count + (this.pending ? 1 : 0);
   }
 
-  finish(extra?: { readonly signature?: string | null }): PositionTrack {
+  finish(extra?: { readonly signature?: string | null; readonly endedByRule?: boolean }): PositionTrack {
     if (this.pending) this.write(this.lowest(), null);
     const identity = this.identityOf();
     const entries = this.buffer.slice(0, this.count * this.stride);
     return identity
-      ? { family: this.family, stride: this.stride, entries, identity: extra?.signature !== undefined ? { ...identity, signature: extra.signature } : identity }
+      ? { family: this.family, stride: this.stride, entries, identity: extra ? { ...identity, ...extra } : identity }
       : { family: this.family, stride: this.stride, entries };
   }
 

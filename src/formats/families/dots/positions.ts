@@ -73,6 +73,8 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
   // The setup dots a format counts as plies are the identity's start all the same, as other formats write them.
   let setupLeft = setupMoves.length;
   let lastSeat = -1;
+  /** The last ply grounded (ended the game). */
+  let grounded = false;
   let surrounded = false;
   for (let i = 0; ; ) {
     // Dots added out of turn before the next ply belong to the position it is played from.
@@ -89,6 +91,7 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     if (move === undefined) break;
     lastSeat = move.seat;
     const inIdentity = setupLeft-- <= 0;
+    grounded = move.kind === 'ground';
     if (move.kind !== 'dot') {
       played = null;
       surrounded = false;
@@ -111,7 +114,7 @@ export function dotsPositionTrack(game: DotsInterchangeGame, options: DotsTrackO
     );
     hasher.followMove(engine, row, col, outcome);
   }
-  return { ...writer.finish(), board: board.finish() };
+  return { ...writer.finish(identity ? { endedByRule: grounded } : undefined), board: board.finish() };
 }
 
 /** The seat of a ply, or null for a move that is no ply. */

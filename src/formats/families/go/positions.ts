@@ -76,7 +76,7 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
     hasher.play(point.x, point.y, stone, outcome.captured);
     for (let c = 0; c < outcome.captured.length; c++) changed.push(outcome.captured[c]);
   }
-  return { ...writer.finish(identity ? { signature: dyerSignature(points, size) } : undefined), board: board.finish() };
+  return { ...writer.finish(identity ? { signature: dyerSignature(points, size), endedByRule: points.length >= 2 && points[points.length - 1] === null && points[points.length - 2] === null } : undefined), board: board.finish() };
 }
 
 /** The identity's start of a Go game: the board's size, then its setup stones, each `index * 4 + colour` counted from the first mover, in order. */
