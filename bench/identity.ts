@@ -14,7 +14,8 @@ import { percentile, withScratchDatabase } from './served.js';
  * identities and without (GAME_IDENTITY=false): the rates side by side. Then BENCH_IDENTITY_SAMPLES
  * games drawn at random, each asked over HTTP for its relatives (GET /games/{id}/relatives) and its
  * signature's games (GET /games?signature=), beside the bare SQL of each on the archive's
- * connection. Embedded database (on disk) always; a PostgreSQL server with BENCH_DATABASE_URL.
+ * connection. Embedded database (on disk) unless BENCH_IDENTITY_EMBEDDED=false; a PostgreSQL server
+ * with BENCH_DATABASE_URL.
  */
 const SAMPLES = Number(process.env.BENCH_IDENTITY_SAMPLES ?? 200);
 const GOAL_MS = 20;
@@ -27,7 +28,10 @@ export async function run(): Promise<void> {
     const tarPath = join(folder, 'games.tar');
     const { games, files } = await packGames(tygem, wanted, tarPath, { turnCopies: true });
     console.log(`identity: ${games} TYGEM games (copies turned) as ${files} SGF collections`);
-    await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') }, { DATA_DIR: join(folder, 'data-without') });
+    // BENCH_IDENTITY_EMBEDDED=false: the PostgreSQL server alone.
+    if (process.env.BENCH_IDENTITY_EMBEDDED !== 'false') {
+      await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') }, { DATA_DIR: join(folder, 'data-without') });
+    }
     const serverUrl = process.env.BENCH_DATABASE_URL;
     if (!serverUrl) {
       console.log('identity: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
