@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem-codes.js';
 import { compose, identityPlyLength, inverse, transformName } from '../formats/families/positions.js';
-import type { Family } from '../formats/plugin.js';
 import { identityHash, PREFIX_PLIES } from './identity-rows.js';
 import type { Transform, TransformName } from '../formats/families/positions.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
 import type { GameId } from '../games/game-id.pipe.js';
 import type { RelativesDto, RelativesQuery } from './dto/relatives.dto.js';
 import { IdentityRepository } from './identity.repository.js';
-import type { CopyStanding, IdentityOrientation } from './identity.repository.js';
+import type { CopyStanding, IdentityOrientation, OwnIdentity } from './identity.repository.js';
 
 const DEFAULT_RELATIVES = 100;
 
@@ -23,11 +22,7 @@ export class IdentityService {
       if (!(await this.identities.gameExists(id))) throw new ProblemException(404, 'game.not_found', `no game has id ${id}`);
       throw new ProblemException(409, 'identity.not_indexed', `game ${id} has no identity: its family's replay gives none, or it was stored before identities were kept or with GAME_IDENTITY=false (POST /reindex gives it one)`);
     }
-    // The heads a game that ended by rule in fewer than 30 plies would have if it were this game's beginning.
-    const plyLength = identityPlyLength(own.family as Family);
-    const startLength = own.sequence.length - own.plies * plyLength;
-    const shortHeads = Array.from({ length: Math.max(0, Math.min(own.plies - 1, PREFIX_PLIES - 1)) }, (_, k) => identityHash(own.family, own.sequence, startLength + (k + 1) * plyLength));
-    const rows = await this.identities.relatives(id, query.limit ?? DEFAULT_RELATIVES, shortHeads, own.ended && own.plies < PREFIX_PLIES);
+    const rows = await this.identities.relatives(id, query.limit ?? DEFAULT_RELATIVES, shortHeads(own), own.ended && own.plies < PREFIX_PLIES);
     return {
       items: rows.map((row) => ({
         ...toGameSummaryDto(row.game),
@@ -47,6 +42,25 @@ export class IdentityService {
   standings(gameIds: readonly number[]): Promise<Map<number, CopyStanding>> {
     return this.identities.standings(gameIds);
   }
+}
+
+/**
+ * The heads a game that ended by rule in fewer than 30 plies would have if it were this game's
+ * beginning: one for each of the game's first 29 plies that ends as such a game does — Go, a pass
+ * after a pass; Dots, a pass or grounding (an identity's ply 0xfffc plus the mover). A game without
+ * one asks nothing more than its own head.
+ */
+function shortHeads(own: OwnIdentity): string[] {
+  if (own.family !== 'go' && own.family !== 'dots') return [];
+  const plyLength = identityPlyLength(own.family);
+  const startLength = own.sequence.length - own.plies * plyLength;
+  const passes = (ply: number) => ply >= 0 && ((own.sequence[startLength + ply * plyLength] << 8) | own.sequence[startLength + ply * plyLength + 1]) >= 0xfffc;
+  const heads: string[] = [];
+  for (let k = 1; k < Math.min(own.plies, PREFIX_PLIES); k++) {
+    // The first k plies end with ply k - 1 (0-based).
+    if (passes(k - 1) && (own.family === 'dots' || passes(k - 2))) heads.push(identityHash(own.family, own.sequence, startLength + k * plyLength));
+  }
+  return heads;
 }
 
 /**
