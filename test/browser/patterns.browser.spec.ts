@@ -1,11 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { viewerDirectory } from '../../src/common/viewer.js';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
+import { chromiumThere, expectFitsPhone, needViewer, README_PICTURES, takeReadmePicture, watchedPage } from './browser-support.js';
 import { describeIfThere } from '../support/optional.js';
-import type { Requirement } from '../support/optional.js';
 
 /**
  * The viewer's pattern page (#/patterns) driven in Chromium: a corner pattern drawn by clicks on a
@@ -13,7 +10,6 @@ import type { Requirement } from '../support/optional.js';
  * Skipped without Chromium unless TABULA_REQUIRE_BROWSER=1, as the viewer's other browser tests.
  * TABULA_README_PICTURES=1 also writes docs/images/patterns.png.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 
 /*
@@ -30,17 +26,11 @@ const CORNER = '(;GM[1]FF[4]SZ[9]PB[Corner Black]PW[Corner White]RE[B+R];B[gc];W
 const SWAPPED = '(;GM[1]FF[4]SZ[9]PB[Swapped Black]PW[Swapped White]RE[W+R];B[cg];W[gc];B[fc];W[ee])';
 const MIDDLE = '(;GM[1]FF[4]SZ[9]PB[Middle Black]PW[Middle White]RE[B+R];B[ee];W[de])';
 
-const chromiumThere: Requirement = {
-  what: 'Chromium',
-  missing: existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (install it, e.g. apt-get install chromium, or set CHROMIUM_PATH)`,
-  requiredBy: 'TABULA_REQUIRE_BROWSER',
-};
-
 describeIfThere('the pattern page in Chromium', chromiumThere, () => {
   let archive: TestArchive;
   let browser: Browser;
   let page: Page;
-  const complaints: string[] = [];
+  let complaints: string[] = [];
   const ids: Record<string, number> = {};
   // The one refusal a test asks for, which Chromium reports on its console.
   let refusalAsked = false;
@@ -63,19 +53,13 @@ describeIfThere('the pattern page in Chromium', chromiumThere, () => {
     );
 
   beforeAll(async () => {
-    if (!existsSync(join(viewerDirectory(), 'index.html'))) throw new Error(`the viewer is not built (${viewerDirectory()}): run npm run build`);
+    needViewer();
     mkdirSync(ARTIFACTS, { recursive: true });
     archive = await startArchive();
     ids.corner = await upload('corner.sgf', CORNER);
     ids.swapped = await upload('swapped.sgf', SWAPPED);
     ids.middle = await upload('middle.sgf', MIDDLE);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
-    page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-    page.on('console', (message) => {
-      if (refusalAsked && /status of 400/.test(message.text())) return;
-      if (message.type() === 'error' || message.type() === 'warning') complaints.push(`console ${message.type()}: ${message.text()} (${message.location().url})`);
-    });
-    page.on('pageerror', (error) => complaints.push(`page error: ${error.message}`));
+    ({ browser, page, complaints } = await watchedPage(() => refusalAsked));
   });
 
   afterAll(async () => {
@@ -147,17 +131,11 @@ describeIfThere('the pattern page in Chromium', chromiumThere, () => {
   });
 
   it('fits a phone-sized screen without horizontal scrolling, a 39×32 Dots field included', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const hash of ['#/patterns?family=go&board=9&anchor=corner&colors=any&rows=....%2F....%2F..XO', '#/patterns?family=dots&board=39x32&anchor=anywhere&colors=same&rows=X.%2F.O']) {
-      await page.goto(`${archive.baseUrl}/${hash}`);
-      await searched();
-      expect([hash, await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)]).toEqual([hash, true]);
-    }
+    await expectFitsPhone(page, archive.baseUrl, ['#/patterns?family=go&board=9&anchor=corner&colors=any&rows=....%2F....%2F..XO', '#/patterns?family=dots&board=39x32&anchor=anywhere&colors=same&rows=X.%2F.O'], searched);
     await expect(page.locator('.pattern-board .pt').count()).resolves.toBe(39 * 32);
-    await page.setViewportSize({ width: 1200, height: 900 });
   });
 
-  (process.env.TABULA_README_PICTURES === '1' ? it : it.skip)('takes the README picture of the pattern page (only with TABULA_README_PICTURES=1)', async () => {
+  (README_PICTURES ? it : it.skip)('takes the README picture of the pattern page (only with TABULA_README_PICTURES=1)', async () => {
     // GNU Go's 19×19 regression games (test/fixtures/realdata), a black stone on a 4-4 point with its corner empty.
     const folder = new URL('../fixtures/realdata/go/gnugo_regression_games/', import.meta.url);
     const games = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((path) => path.includes('19x19') && path.endsWith('.sgf'));
@@ -165,11 +143,7 @@ describeIfThere('the pattern page in Chromium', chromiumThere, () => {
     const rows = ['......', '......', '......', '...X..', '......', '......'];
     await page.goto(`${archive.baseUrl}/#/patterns?family=go&board=19&anchor=corner&colors=any&rows=${encodeURIComponent(rows.join('/'))}`);
     await searched();
-    // The pictures on the screen (the others load lazily, when scrolled to).
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.pattern-results img')].filter((img) => img.getBoundingClientRect().top < innerHeight).every((img) => img.complete && img.naturalWidth > 0));
-    const images = new URL('../../docs/images/', import.meta.url);
-    mkdirSync(images, { recursive: true });
-    await page.screenshot({ path: new URL('patterns.png', images).pathname });
+    await takeReadmePicture(page, '.pattern-results img', 'patterns.png');
   });
 
   it('logged no console error or warning and threw nothing', () => {

@@ -6,11 +6,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { playersText, problemText } from './api';
 import { explorePosition, gamesThroughPosition } from './generated/sdk.gen';
-import type { ExplorerDto, PositionGamesPageDto } from './generated/types.gen';
+import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto } from './generated/types.gen';
 
 const SHOWN_GAMES = 8;
 
-export function Explorer({ id, ply }: { id: number; ply: number }) {
+/** `edit`: the position editor's link with this board on it, where the viewer can write the board out. */
+export function Explorer({ id, ply, edit }: { id: number; ply: number; edit?: string | null }) {
   const [moves, setMoves] = useState<ExplorerDto | null>(null);
   const [games, setGames] = useState<PositionGamesPageDto | null>(null);
   const [error, setError] = useState('');
@@ -39,6 +40,7 @@ export function Explorer({ id, ply }: { id: number; ply: number }) {
       <section class="explorer">
         <h2>This position in other games</h2>
         <p class="muted">{error}</p>
+        {edit && <EditLink href={edit} />}
       </section>
     );
   }
@@ -50,33 +52,8 @@ export function Explorer({ id, ply }: { id: number; ply: number }) {
       <p class="muted">
         {moves.games === 1 ? 'Only this game reaches it' : `${moves.games} games reach it`} (up to a turn or mirror of the board).
       </p>
-      {moves.moves.length > 0 && (
-        <table class="explorer-moves">
-          <caption class="visually-hidden">Moves played next</caption>
-          <thead>
-            <tr>
-              <th scope="col">Next</th>
-              <th scope="col">Games</th>
-              <th scope="col">Results</th>
-              <th scope="col">Last played</th>
-            </tr>
-          </thead>
-          <tbody>
-            {moves.moves.map((move) => (
-              <tr>
-                <td>
-                  <a href={`#/games/${move.game}?ply=${ply + 1}`} title={`Open game ${move.game}, which played it`}>
-                    {move.notation}
-                  </a>
-                </td>
-                <td>{move.games}</td>
-                <td>{resultsText(move.results)}</td>
-                <td>{move.lastPlayed ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {edit && <EditLink href={edit} />}
+      {moves.moves.length > 0 && <ExplorerMoves moves={moves.moves} href={(move) => `#/games/${move.game}?ply=${ply + 1}`} />}
       {others.length > 0 && (
         <>
           <h3>Games with this position</h3>
@@ -96,6 +73,52 @@ export function Explorer({ id, ply }: { id: number; ply: number }) {
         </>
       )}
     </section>
+  );
+}
+
+function EditLink({ href }: { href: string }) {
+  return (
+    <p>
+      <a href={href}>Edit this position</a> <span class="muted">and search the board changed</span>
+    </p>
+  );
+}
+
+/**
+ * The moves played next from a position, most played first: each opens `href(move)` (the newest game
+ * that played it); `written` adds the move as the API writes it (SGF letters, PDN squares).
+ */
+export function ExplorerMoves({ moves, href, written = false }: { moves: readonly ExplorerMoveDto[]; href: (move: ExplorerMoveDto) => string; written?: boolean }) {
+  return (
+    <table class="explorer-moves">
+      <caption class="visually-hidden">Moves played next</caption>
+      <thead>
+        <tr>
+          {['Next', 'Games', 'Results', 'Last played', ...(written ? ['Written'] : [])].map((name) => (
+            <th scope="col">{name}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {moves.map((move) => (
+          <tr>
+            <td>
+              <a href={href(move)} title={`Open game ${move.game}, which played it`}>
+                {move.notation}
+              </a>
+            </td>
+            <td>{move.games}</td>
+            <td>{resultsText(move.results)}</td>
+            <td>{move.lastPlayed ?? '—'}</td>
+            {written && (
+              <td>
+                <code>{move.move || '(pass)'}</code>
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -9,6 +9,7 @@ import { exportGame, getGame, listFormats, replayGame } from './generated/sdk.ge
 import type { FormatDto, GameDto, PlyDto, ProblemDto } from './generated/types.gen';
 import { familyName } from './search';
 import { Explorer } from './explorer';
+import { positionsHashOfGame } from './positions';
 import { Relatives } from './relatives';
 import type { GoPlyDetails } from '../../src/formats/families/go/ply-details.js';
 
@@ -59,7 +60,7 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
           {game.status !== 'indexed' && <p>This file is stored but not indexed{game.statusReason ? `: ${game.statusReason}` : ''}. There is no board to show.</p>}
         </div>
         <div class="side-column">
-          {plies && <Explorer id={game.id} ply={ply} />}
+          {plies && <Explorer id={game.id} ply={ply} edit={positionsHashOfGame(game, plies, ply)} />}
           <Relatives id={game.id} />
           <Players game={game} />
           <Facts game={game} />

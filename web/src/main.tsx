@@ -8,12 +8,13 @@ import './api';
 import { GamePage } from './game';
 import { PatternsPage } from './patterns';
 import { PlayerPage } from './player';
+import { PositionsPage } from './positions';
 import { SearchPage } from './search';
 import { UploadPage } from './upload';
 import './style.css';
 
 interface Route {
-  readonly page: 'search' | 'game' | 'player' | 'patterns' | 'upload' | 'missing';
+  readonly page: 'search' | 'game' | 'player' | 'patterns' | 'positions' | 'upload' | 'missing';
   readonly id?: number;
   readonly key?: string;
   readonly query: URLSearchParams;
@@ -28,6 +29,7 @@ function parseHash(hash: string): Route {
   if (parts[0] === 'players' && parts.length === 2) return { page: 'player', key: safeDecode(parts[1]), query };
   if (parts[0] === 'upload' && parts.length === 1) return { page: 'upload', query };
   if (parts[0] === 'patterns' && parts.length === 1) return { page: 'patterns', query };
+  if (parts[0] === 'positions' && parts.length === 1) return { page: 'positions', query };
   return { page: 'missing', query };
 }
 
@@ -66,6 +68,9 @@ function App() {
           <a href="#/patterns" aria-current={route.page === 'patterns' ? 'page' : undefined}>
             Patterns
           </a>
+          <a href="#/positions" aria-current={route.page === 'positions' ? 'page' : undefined}>
+            Positions
+          </a>
           <a href="#/upload" aria-current={route.page === 'upload' ? 'page' : undefined}>
             Upload
           </a>
@@ -77,6 +82,7 @@ function App() {
         {route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} />}
         {route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
         {route.page === 'patterns' && <PatternsPage query={route.query} />}
+        {route.page === 'positions' && <PositionsPage query={route.query} />}
         {route.page === 'upload' && <UploadPage />}
         {route.page === 'missing' && (
           <p class="problem" role="alert">

@@ -7,10 +7,12 @@
  * it can be linked and the back button returns to it.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { boardUrl, playersText, problemText } from './api';
+import { boardUrl, playersText } from './api';
+import { edgeClasses, GridBoard, Stone } from './board-grid';
 import { resultsText } from './explorer';
 import { gamesWithPattern } from './generated/sdk.gen';
-import type { PatternAnchor, PatternColors, PatternContinuationDto, PatternGameDto } from './generated/types.gen';
+import type { PatternAnchor, PatternColors, PatternContinuationDto, PatternGameDto, PatternGamesPageDto } from './generated/types.gen';
+import { PagedResults, usePagedSearch } from './paged';
 import { familyName } from './search';
 
 type PatternFamily = 'go' | 'dots';
@@ -99,49 +101,18 @@ function soughtOfDraft(draft: Draft): Sought {
 export function PatternsPage({ query: params }: { query: URLSearchParams }) {
   const key = params.has('rows') ? hashOf(soughtOf(params)) : null;
   const [draft, setDraft] = useState<Draft>(() => draftOf(soughtOf(params)));
-  const [items, setItems] = useState<PatternGameDto[]>([]);
-  const [continuations, setContinuations] = useState<PatternContinuationDto[]>([]);
-  const [total, setTotal] = useState(0);
-  const [next, setNext] = useState<string | null>(null);
-  const [state, setState] = useState<'idle' | 'loading' | 'done' | 'more'>('idle');
-  const [error, setError] = useState('');
-  // The search the results shown belong to (a new search renders once before its effect starts it).
-  const [shownKey, setShownKey] = useState<string | null>(null);
   const searched = key === null ? null : soughtOf(params);
+  const paged = usePagedSearch<PatternGameDto, PatternGamesPageDto>(
+    key,
+    () => gamesWithPattern({ body: { ...bodyOf(searched!), limit: PAGE } }),
+    (cursor) => gamesWithPattern({ body: { cursor, limit: PAGE } }),
+  );
+  const { items, loading, error, setError } = paged;
+  const continuations = paged.answer?.continuations ?? [];
+  const total = paged.answer?.total ?? 0;
 
-  // The hash names a search: the form shows it, and it runs.
-  useEffect(() => {
-    setDraft(draftOf(soughtOf(params)));
-    if (key === null || searched === null) return;
-    let current = true;
-    setState('loading');
-    setError('');
-    gamesWithPattern({ body: { ...bodyOf(searched), limit: PAGE } }).then(({ data, error, response }) => {
-      if (!current) return;
-      setItems(data?.items ?? []);
-      setContinuations(data?.continuations ?? []);
-      setTotal(data?.total ?? 0);
-      setNext(data?.next ?? null);
-      if (!data) setError(problemText(error, response));
-      setShownKey(key);
-      setState('done');
-    });
-    return () => {
-      current = false;
-    };
-  }, [key]);
-
-  const more = async () => {
-    if (!next) return;
-    setState('more');
-    // The cursor carries the pattern and the filters: it is sent alone.
-    const { data, error, response } = await gamesWithPattern({ body: { cursor: next, limit: PAGE } });
-    if (data) {
-      setItems((shown) => [...shown, ...data.items]);
-      setNext(data.next);
-    } else setError(problemText(error, response));
-    setState('done');
-  };
+  // The hash names a search: the form shows it (and it runs).
+  useEffect(() => setDraft(draftOf(soughtOf(params))), [key]);
 
   const board = boardSize(draft.board);
   const { width, height } = draft;
@@ -155,7 +126,6 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
     if (!board) return setError(`the board size ${JSON.stringify(draft.board)} is not one to draw: write 19, or 39x32 for a field`);
     location.hash = hashOf(soughtOfDraft(draft));
   };
-  const loading = key !== null && (state === 'loading' || shownKey !== key);
   // The moves played next are lettered on the drawing while it shows the pattern they belong to.
   const lettered = searched !== null && !loading && hashOf(searched) === hashOf(soughtOfDraft(draft)) ? continuations.slice(0, LETTERS.length) : [];
 
@@ -230,28 +200,15 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
         </form>
 
         <div class="pattern-found">
-          {error && (
-            <p class="problem" role="alert">
-              {error}
-            </p>
-          )}
-          {key !== null && (
-            <section aria-labelledby="pattern-results" aria-busy={loading} data-search={loading ? undefined : key}>
-              <h2 id="pattern-results">{loading ? 'Searching…' : error ? 'Games' : `${total} ${total === 1 ? 'game' : 'games'} with the pattern`}</h2>
-              {!loading && continuations.length > 0 && <Continuations moves={continuations} lettered={lettered.length} />}
-              {!loading && total > 0 && <h3>Where it first appears</h3>}
-              <ul class="results pattern-results">
-                {items.map((game) => (
-                  <PatternGame game={game} />
-                ))}
-              </ul>
-              {next && (
-                <button type="button" onClick={more} disabled={state === 'more'}>
-                  {state === 'more' ? 'Loading…' : 'More'}
-                </button>
-              )}
-            </section>
-          )}
+          <PagedResults id="pattern-results" search={key} heading={loading ? 'Searching…' : error ? 'Games' : `${total} ${total === 1 ? 'game' : 'games'} with the pattern`} paged={paged}>
+            {!loading && continuations.length > 0 && <Continuations moves={continuations} lettered={lettered.length} />}
+            {!loading && total > 0 && <h3>Where it first appears</h3>}
+            <ul class="results pattern-results">
+              {items.map((game) => (
+                <PatternGame game={game} />
+              ))}
+            </ul>
+          </PagedResults>
         </div>
       </div>
     </>
@@ -298,7 +255,7 @@ function PatternBoard({
   const points = [];
   for (let y = 0; y < board.height; y++) {
     for (let x = 0; x < board.width; x++) {
-      const edges = `${y === 0 ? ' t' : ''}${y === board.height - 1 ? ' b' : ''}${x === 0 ? ' l' : ''}${x === board.width - 1 ? ' r' : ''}`;
+      const edges = edgeClasses(x, y, board.width, board.height);
       const px = x - place.left;
       const py = y - place.top;
       const inside = px >= 0 && py >= 0 && px < width && py < height;
@@ -321,16 +278,16 @@ function PatternBoard({
           aria-label={`pattern column ${px + 1}, row ${py + 1}: ${CELL_NAMES[cell]}${mark ? `, continuation ${mark.letter}` : ''}`}
           onClick={() => onCycle(px, py)}
         >
-          {cell === 'X' || cell === 'O' ? <span class={`st ${cell}`} /> : cell === '*' ? <span class="st any" /> : null}
+          {cell === 'X' || cell === 'O' ? <Stone cell={cell} /> : cell === '*' ? <Stone cell="any" /> : null}
           {mark && <span class={`letter ${mark.move.color}`}>{mark.letter}</span>}
         </button>,
       );
     }
   }
   return (
-    <div class={`pattern-board ${family}`} style={{ gridTemplateColumns: `repeat(${board.width}, 1fr)`, gridTemplateRows: `repeat(${board.height}, 1fr)`, aspectRatio: `${board.width} / ${board.height}` }} role="group" aria-label={`The pattern on a ${board.width}×${board.height} board`}>
+    <GridBoard kind={`pattern-board ${family}`} width={board.width} height={board.height} label={`The pattern on a ${board.width}×${board.height} board`}>
       {points}
-    </div>
+    </GridBoard>
   );
 }
 

@@ -4,9 +4,10 @@
  * keyset paging ("More") with the cursor the archive hands out.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { boardUrl, playersText, problemText } from './api';
+import { boardUrl, playersText } from './api';
 import { listFormats, searchGames } from './generated/sdk.gen';
-import type { FormatDto, ListedGameDto, SearchGamesData } from './generated/types.gen';
+import type { FormatDto, GamePageDto, ListedGameDto, SearchGamesData } from './generated/types.gen';
+import { PagedResults, usePagedSearch } from './paged';
 
 type Query = NonNullable<SearchGamesData['query']>;
 
@@ -36,52 +37,16 @@ function toQuery(params: URLSearchParams): Query {
 export function SearchPage({ query: params }: { query: URLSearchParams }) {
   const key = params.toString();
   const [formats, setFormats] = useState<FormatDto[]>([]);
-  const [items, setItems] = useState<ListedGameDto[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [state, setState] = useState<'loading' | 'done' | 'more'>('loading');
-  const [error, setError] = useState('');
-  // The search the items shown belong to: a new search renders once with the items of the one
-  // before (the effect that starts it runs after that render), and must not pass them off as its own.
-  const [shownKey, setShownKey] = useState<string | null>(null);
-  const loading = state === 'loading' || shownKey !== key;
+  const paged = usePagedSearch<ListedGameDto, GamePageDto>(
+    key,
+    () => searchGames({ query: { ...toQuery(params), limit: 20 } }),
+    (cursor) => searchGames({ query: { cursor, limit: 20 } }),
+  );
+  const { items, loading, error } = paged;
 
   useEffect(() => {
     listFormats().then(({ data }) => setFormats(data?.formats ?? []));
   }, []);
-
-  useEffect(() => {
-    let current = true;
-    setState('loading');
-    setError('');
-    searchGames({ query: { ...toQuery(params), limit: 20 } }).then(({ data, error, response }) => {
-      if (!current) return;
-      if (data) {
-        setItems(data.items);
-        setNext(data.next);
-      } else {
-        setItems([]);
-        setNext(null);
-        setError(problemText(error, response));
-      }
-      setShownKey(key);
-      setState('done');
-    });
-    return () => {
-      current = false;
-    };
-  }, [key]);
-
-  const more = async () => {
-    if (!next) return;
-    setState('more');
-    // The cursor carries the search's filters: it is sent alone.
-    const { data, error, response } = await searchGames({ query: { cursor: next, limit: 20 } });
-    if (data) {
-      setItems((shown) => [...shown, ...data.items]);
-      setNext(data.next);
-    } else setError(problemText(error, response));
-    setState('done');
-  };
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -202,38 +167,26 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
         </div>
       </form>
 
-      {error && (
-        <p class="problem" role="alert">
-          {error}
-        </p>
-      )}
-      <section aria-labelledby="results" aria-busy={loading} data-search={loading ? undefined : key}>
-        <h2 id="results" class="visually-hidden">
-          Results
-        </h2>
+      <PagedResults id="results" search={key} heading="Results" headingClass="visually-hidden" paged={paged}>
         {!loading && items.length === 0 && !error && <p>No game matches.</p>}
         <ul class="results">
           {items.map((game) => (
             <GameItem game={game} />
           ))}
         </ul>
-        {next && (
-          <button type="button" onClick={more} disabled={state === 'more'}>
-            {state === 'more' ? 'Loading…' : 'More'}
-          </button>
-        )}
-      </section>
+      </PagedResults>
     </>
   );
 }
 
-export function GameItem({ game }: { game: ListedGameDto }) {
+/** A game listed as its players, result and facts, with its board: the final one, or after `at.ply` (which the link opens), `at.note` said beside it. */
+export function GameItem({ game, at }: { game: Omit<ListedGameDto, 'copies' | 'copyOf'> & Partial<Pick<ListedGameDto, 'copies' | 'copyOf'>>; at?: { ply: number; note: string } }) {
   const played = game.facts?.datePlayed;
   return (
     <li class="result">
-      <a href={`#/games/${game.id}`} class="result-link">
+      <a href={`#/games/${game.id}${at ? `?ply=${at.ply}` : ''}`} class="result-link">
         {game.status === 'indexed' ? (
-          <img class="thumb" src={boardUrl(game.id, { size: 96, coordinates: false })} width={96} height={96} loading="lazy" alt="" />
+          <img class="thumb" src={boardUrl(game.id, { ply: at?.ply, size: 96, coordinates: false })} width={96} height={96} loading="lazy" alt="" />
         ) : (
           <span class="thumb none" aria-hidden="true">
             ?
@@ -246,13 +199,14 @@ export function GameItem({ game }: { game: ListedGameDto }) {
             {game.result ? ` · ${game.result}` : ''}
             {game.moveCount !== null ? ` · ${game.moveCount} moves` : ''}
           </span>
+          {at && <span>{at.note}</span>}
           <span class="muted">
             #{game.id}
             {played ? ` · played ${played}` : ''}
             {game.filename ? ` · ${game.filename}` : ''}
             {game.status === 'stored' ? ' · stored, not indexed' : ''}
           </span>
-          {(game.copyOf || game.copies > 0) && (
+          {(game.copyOf || (game.copies ?? 0) > 0) && (
             <span class="copies">{game.copyOf ? `a copy of #${game.copyOf}` : `${game.copies} ${game.copies === 1 ? 'copy' : 'copies'} in the archive`}</span>
           )}
         </span>
