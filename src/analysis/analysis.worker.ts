@@ -32,7 +32,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: (positions || identity) && task.withReplay === false });
+      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: (positions || identity) && task.withReplay === false, withPositionKeys: positions });
       return { ok: true, record: task.withReplay === false ? asStored(withoutReplay(record)) : record };
     }
     if (task.kind === 'readMany') {
@@ -42,7 +42,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: positions || identity })) });
+          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: positions || identity, withPositionKeys: positions })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });

@@ -28,6 +28,8 @@ export interface ReadRequest {
   readonly oneGame?: boolean;
   /** True when the game is to be stored: its main line's positions are made for the position index (`positions`). */
   readonly withPositions?: boolean;
+  /** With `withPositions`: whether the positions' keys are made (false: only the identity and the pattern rows are kept). */
+  readonly withPositionKeys?: boolean;
 }
 
 /**
@@ -82,7 +84,7 @@ export class FormatReader {
     const { bytes, charset } = utf8View(upload.bytes);
     const file = { ...upload, bytes };
     checkUploadBasics(bytes);
-    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits, withReplay: request.withReplay, withPositions: request.withPositions };
+    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits, withReplay: request.withReplay, withPositions: request.withPositions, withPositionKeys: request.withPositionKeys };
     // Spans only where plugins read the bytes as uploaded: UTF-16 text is re-encoded for them.
     const withSpans = (record: GameRecord): ReadResult => ({
       ...record,
@@ -201,7 +203,7 @@ async function positionsOf(plugin: FormatPlugin, file: UploadedFile, options: Re
   try {
     if (plugin.positions) return await plugin.positions(file, options);
     if (!plugin.toInterchange) return null;
-    return positionTrackOf(await plugin.toInterchange(file, options));
+    return positionTrackOf(await plugin.toInterchange(file, options), { keys: options.withPositionKeys !== false });
   } catch (error) {
     if (error instanceof FormatError) return null;
     throw error;

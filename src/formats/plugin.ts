@@ -64,6 +64,12 @@ export interface ReadOptions {
    * a second time for them (see {@link FormatPlugin.positions}).
    */
   readonly withPositions?: boolean;
+  /**
+   * With `withPositions`: whether the positions' keys are made, the position index's own part of the
+   * replay (false when only the identity and the pattern rows are kept: POSITION_INDEX=false). A
+   * plugin may make them anyway; the entries of a track made without them are not stored.
+   */
+  readonly withPositionKeys?: boolean;
 }
 
 export interface FormatPlugin {

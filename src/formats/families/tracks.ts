@@ -10,13 +10,18 @@ import type { CheckersInterchange } from './checkers/interchange.js';
 import { dotsPositionTrack } from './dots/positions.js';
 import type { DotsInterchangeGame } from './dots/interchange.js';
 import { goPositionTrack } from './go/positions.js';
+import type { GoTrackOptions } from './go/positions.js';
 import type { GoInterchangeGame } from './go/interchange.js';
 
-/** The positions of a game of the family's plain model (see each family's `positions.ts`); null where the family keeps none. */
-export function positionTrackOf(game: InterchangeGame): PositionTrack | null {
+/**
+ * The positions of a game of the family's plain model (see each family's `positions.ts`); null where
+ * the family keeps none. `keys: false` spares Go its keys; the other families make them anyway (Dots'
+ * pattern rows read the hasher's board, a draughts identity starts with the first position's key).
+ */
+export function positionTrackOf(game: InterchangeGame, options: GoTrackOptions = {}): PositionTrack | null {
   switch (game.family) {
     case 'go':
-      return goPositionTrack(game as GoInterchangeGame);
+      return goPositionTrack(game as GoInterchangeGame, options);
     case 'checkers':
       return checkersPositionTrack(game as CheckersInterchange);
     case 'dots':

@@ -12,4 +12,5 @@ export type { GoColor, GoResult, GoWin } from './result.js';
 export { calendarDate } from './dates.js';
 export { countVariations, interchangeMoves, interchangeSetupCount, interchangeTree, withoutVariations } from './interchange.js';
 export type { GoInterchangeGame, GoInterchangeMove, GoInterchangePlayer, GoInterchangeSetupPoint } from './interchange.js';
-export { goPositionTrack } from './positions.js';
+export { goLineTrack, goPositionTrack } from './positions.js';
+export type { GoLineMove, GoTrackOptions } from './positions.js';

@@ -2,14 +2,37 @@ import { BLACK, EMPTY, GoPosition, MAX_BOARD_SIZE, WHITE } from '../../../rules/
 import type { Stone } from '../../../rules/go/index.js';
 import { GoPositionHasher } from '../../../rules/go/position-key.js';
 import { BoardChangesWriter } from '../../../rules/patterns.js';
-import { apply, gridSymmetries } from '../../../rules/symmetry.js';
+import { IDENTITY, apply, gridSymmetries, pointImages } from '../../../rules/symmetry.js';
+import type { Transform } from '../../../rules/symmetry.js';
+import { SymmetricKeys } from '../../../rules/zobrist.js';
 import { indexLetter } from '../../syntaxes/sgf/index.js';
 import { PASS_POINT, PositionTrackWriter, writeUint16 } from '../positions.js';
 import type { IdentityOptions, PositionTrack } from '../positions.js';
-import type { GoInterchangeGame, GoInterchangeMove } from './interchange.js';
+import type { GoInterchangeGame, GoInterchangeMove, GoInterchangeSetupPoint } from './interchange.js';
 import type { GoColor } from './result.js';
 
 const STONE: Readonly<Record<GoColor | 'empty', number>> = { black: BLACK, white: WHITE, empty: EMPTY };
+
+/** What a Go game's positions are made from: its board, its setup and its moves (the first of each move's `next` continues the main line). */
+export type GoTrackGame = Pick<GoInterchangeGame, 'boardWidth' | 'boardHeight' | 'setup' | 'moves'>;
+
+/** A move of a main line, as {@link goLineTrack} reads it. */
+export interface GoLineMove {
+  readonly color: GoColor | null;
+  readonly point: { readonly x: number; readonly y: number } | null;
+  /** Points set up just before the move; absent when none. */
+  readonly setup?: readonly GoInterchangeSetupPoint[];
+}
+
+/** What the track is asked for beside the identity and the board's changes, which are always made. */
+export interface GoTrackOptions {
+  /**
+   * Whether the positions' keys are made (the position index's part of the work); false when only
+   * the identity and the pattern rows are kept (POSITION_INDEX=false): the entries then hold no keys
+   * and are not to be stored.
+   */
+  readonly keys?: boolean;
+}
 
 /**
  * The positions of a Go game's main line (see {@link PositionTrack}): the board after the setup
@@ -18,41 +41,60 @@ const STONE: Readonly<Record<GoColor | 'empty', number>> = { black: BLACK, white
  * (the positions after it are no game's); null for a board the rules engine does not play (not
  * square, larger than 25).
  */
-export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
-  const size = game.boardWidth;
-  if (size !== game.boardHeight || size < 1 || size > MAX_BOARD_SIZE) return null;
+export function goPositionTrack(game: GoTrackGame, options: GoTrackOptions = {}): PositionTrack | null {
   const line: GoInterchangeMove[] = [];
   for (let move = game.moves[0]; move !== undefined; move = move.next[0]) line.push(move);
+  return goLineTrack(game.boardWidth, game.boardHeight, game.setup, line, options);
+}
+
+/** Keys that stand still: the entries of a track asked for without keys (one transform, so the writer takes its quick path). */
+const NO_KEYS = new SymmetricKeys([IDENTITY]);
+
+/** {@link goPositionTrack} of a main line given as a list: a format's reading gives its line without building the family's tree. */
+export function goLineTrack(width: number, height: number, setup: readonly GoInterchangeSetupPoint[], line: readonly GoLineMove[], options: GoTrackOptions = {}): PositionTrack | null {
+  const size = width;
+  if (size !== height || size < 1 || size > MAX_BOARD_SIZE) return null;
   const position = new GoPosition(size);
   // The board's changes, for pattern search: the point of the ply that led to each position (null a pass).
   const board = new BoardChangesWriter(size, size);
   let played: number | null | undefined;
   // The points changed since the last position besides the ply's own: setup stones and captures.
   const changed: number[] = [];
-  const hasher = new GoPositionHasher(size);
+  const hasher = options.keys === false ? null : new GoPositionHasher(size);
   const set = (x: number, y: number, cell: number) => {
     if (x < 0 || y < 0 || x >= size || y >= size) return;
     changed.push(y * size + x);
     position.setStone(x, y, cell as Stone);
-    hasher.set(x, y, cell as Stone);
+    hasher?.set(x, y, cell as Stone);
   };
-  for (const point of game.setup) set(point.x, point.y, STONE[point.cell]);
-  const colourOf = (move: GoInterchangeMove | undefined, fallback: Stone): Stone =>
+  for (const point of setup) set(point.x, point.y, STONE[point.cell]);
+  const colourOf = (move: GoLineMove | undefined, fallback: Stone): Stone =>
     move?.color === 'white' ? WHITE : move?.color === 'black' ? BLACK : fallback;
   const seatOf = (stone: Stone) => (stone === WHITE ? 1 : 0);
   const first = seatOf(colourOf(line[0], BLACK));
   // Setup inside the line is no ply: such a game gets positions, not an identity.
-  const identity = line.some((move) => move.setup && move.setup.length > 0) ? undefined : goIdentityStart(game, size, first);
+  const identity = line.some((move) => move.setup && move.setup.length > 0) ? undefined : goIdentityStart(setup, size, first);
   const writer = new PositionTrackWriter('go', line.length, identity);
-  const points: (readonly [number, number] | null)[] = [];
+  // A point's index on the board turned by each transform: images[t * points + index].
+  const images = pointImages(size, size, size, 1);
+  const points = size * size;
+  // The points played, by ply (-1 a pass), for the Dyer signature.
+  const plays: number[] = [];
+  let index = 0;
+  const encodePlay = (t: Transform, into: Uint8Array) => writeUint16(into, 0, images[t * points + index]);
+  const encodePass = (_: Transform, into: Uint8Array) => writeUint16(into, 0, PASS_POINT);
   for (let i = 0; ; i++) {
     const move = line[i];
     // Setup inside the line comes before its move, so it belongs to the position the move is played from.
     if (move?.setup) for (const point of move.setup) set(point.x, point.y, STONE[point.cell]);
     const previous = line[i - 1];
     const toMove = colourOf(move, previous ? (colourOf(previous, BLACK) === BLACK ? WHITE : BLACK) : BLACK);
-    hasher.setToMove(toMove);
-    writer.position(hasher.keys);
+    if (hasher) {
+      hasher.setToMove(toMove);
+      writer.position(hasher.keys);
+    } else {
+      writer.position(NO_KEYS);
+    }
     board.observe(position.cells, played, changed);
     changed.length = 0;
     if (!move) break;
@@ -60,28 +102,29 @@ export function goPositionTrack(game: GoInterchangeGame): PositionTrack | null {
     if (point === null) {
       position.pass();
       played = null;
-      writer.move((_, into) => writeUint16(into, 0, PASS_POINT), seatOf(toMove));
-      points.push(null);
+      writer.move(encodePass, seatOf(toMove));
+      plays.push(-1);
       continue;
     }
-    const stone = colourOf(move, toMove);
+    const stone = toMove;
     const outcome = position.play(stone, point.x, point.y);
     if (!outcome.legal) break;
-    played = point.y * size + point.x;
-    writer.move((t, into) => {
-      const [x, y] = apply(t, point.x, point.y, size, size);
-      writeUint16(into, 0, y * size + x);
-    }, seatOf(stone));
-    points.push([point.x, point.y]);
-    hasher.play(point.x, point.y, stone, outcome.captured);
+    index = point.y * size + point.x;
+    played = index;
+    writer.move(encodePlay, seatOf(stone));
+    plays.push(index);
+    hasher?.play(point.x, point.y, stone, outcome.captured);
     for (let c = 0; c < outcome.captured.length; c++) changed.push(outcome.captured[c]);
   }
-  return { ...writer.finish(identity ? { signature: dyerSignature(points, size), endedByRule: points.length >= 2 && points[points.length - 1] === null && points[points.length - 2] === null } : undefined), board: board.finish() };
+  return {
+    ...writer.finish(identity ? { signature: dyerSignature(plays, size), endedByRule: plays.length >= 2 && plays[plays.length - 1] < 0 && plays[plays.length - 2] < 0 } : undefined),
+    board: board.finish(),
+  };
 }
 
 /** The identity's start of a Go game: the board's size, then its setup stones, each `index * 4 + colour` counted from the first mover, in order. */
-function goIdentityStart(game: GoInterchangeGame, size: number, first: number): IdentityOptions {
-  const stones = game.setup.filter((point) => point.cell !== 'empty' && point.x >= 0 && point.y >= 0 && point.x < size && point.y < size);
+function goIdentityStart(setup: readonly GoInterchangeSetupPoint[], size: number, first: number): IdentityOptions {
+  const stones = setup.filter((point) => point.cell !== 'empty' && point.x >= 0 && point.y >= 0 && point.x < size && point.y < size);
   return {
     transforms: gridSymmetries(size, size),
     seats: { first, count: 2 },
@@ -105,18 +148,18 @@ function goIdentityStart(game: GoInterchangeGame, size: number, first: number): 
 const SIGNATURE_MOVES = [20, 31, 40, 51, 60, 71];
 
 /**
- * The Dyer signature of a game's moves (`null` a pass): the points of moves 20, 31, 40, 51, 60 and
- * 71 in SGF letters, a pass or a move past the end written `__`, the least such string over the
- * board's eight symmetries. Null for a game of fewer than 20 moves.
+ * The Dyer signature of a game's moves (each the point's index `y * size + x`, -1 a pass): the
+ * points of moves 20, 31, 40, 51, 60 and 71 in SGF letters, a pass or a move past the end written
+ * `__`, the least such string over the board's eight symmetries. Null for a game of fewer than 20 moves.
  */
-export function dyerSignature(points: readonly (readonly [number, number] | null)[], size: number): string | null {
-  if (points.length < SIGNATURE_MOVES[0]) return null;
+export function dyerSignature(plays: readonly number[], size: number): string | null {
+  if (plays.length < SIGNATURE_MOVES[0]) return null;
   let least: string | null = null;
   for (const t of gridSymmetries(size, size)) {
     const text = SIGNATURE_MOVES.map((n) => {
-      const point = points[n - 1];
-      if (!point) return '__';
-      const [x, y] = apply(t, point[0], point[1], size, size);
+      const point = plays[n - 1];
+      if (point === undefined || point < 0) return '__';
+      const [x, y] = apply(t, point % size, Math.floor(point / size), size, size);
       return `${indexLetter(x)}${indexLetter(y)}`;
     }).join('');
     if (least === null || text < least) least = text;

@@ -5,11 +5,15 @@ import {
   GoInterchangeGame,
   GoInterchangeMove,
   GoInterchangeSetupPoint,
+  GoLineMove,
+  GoTrackOptions,
+  goLineTrack,
   goResultNotation,
   interchangeMoves,
   interchangeTree,
   sgfLetters,
 } from '../../families/go/index.js';
+import type { PositionTrack } from '../../plugin.js';
 import { escapeValue, firstText, SGF_PLAYER_COLOURS } from '../../syntaxes/sgf/index.js';
 import type { SgfGoGame, SgfGoMove } from './model.js';
 import { SGF_GO_ROOT, writeSgfTree } from './regenerate.js';
@@ -62,10 +66,7 @@ export function sgfToInterchange(game: SgfGoGame): GoInterchangeGame {
       const [name, rating, team] = color === 'black' ? ['PB', 'BR', 'BT'] : ['PW', 'WR', 'WT'];
       return { color, name: game.text(name), id: null, rating: game.text(rating), team: game.text(team) };
     }),
-    setup: [
-      ...game.setup.black.map((p) => ({ x: p.x, y: p.y, cell: 'black' as const })),
-      ...game.setup.white.map((p) => ({ x: p.x, y: p.y, cell: 'white' as const })),
-    ],
+    setup: rootSetup(game),
     moves: interchangeTree(game.roots, (move: SgfGoMove) => ({
       player: move.color === 'black' ? 0 : 1,
       color: move.color,
@@ -76,6 +77,24 @@ export function sgfToInterchange(game: SgfGoGame): GoInterchangeGame {
     resultText: game.text('RE'),
     info,
   };
+}
+
+/**
+ * The positions of the game's main line (the family's track), read off the model: the same track as
+ * that of {@link sgfToInterchange}'s game, without building the game information and every
+ * variation first — a stored game's reading makes it for each game an import holds.
+ */
+export function sgfPositionTrack(game: SgfGoGame, options: GoTrackOptions): PositionTrack | null {
+  const line: GoLineMove[] = [];
+  for (let move: SgfGoMove | undefined = game.roots[0]; move !== undefined; move = move.children[0]) {
+    line.push(move.setup ? { color: move.color, point: move.point, setup: move.setup.map(setupPoint) } : { color: move.color, point: move.point });
+  }
+  return goLineTrack(game.width, game.height, rootSetup(game), line, options);
+}
+
+/** The root's setup stones, black then white. */
+function rootSetup(game: SgfGoGame): GoInterchangeSetupPoint[] {
+  return [...game.setup.black.map((p) => ({ x: p.x, y: p.y, cell: 'black' as const })), ...game.setup.white.map((p) => ({ x: p.x, y: p.y, cell: 'white' as const }))];
 }
 
 /** A set-up point of the rules engine in the family's terms. */

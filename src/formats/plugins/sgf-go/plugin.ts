@@ -1,11 +1,11 @@
 import { FormatError } from '../../../core/errors.js';
-import { goPositionTrack, replayGoGame } from '../../families/go/index.js';
+import { replayGoGame } from '../../families/go/index.js';
 import type { GoInterchangeGame } from '../../families/go/index.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
 import { SgfCollection, findProperty, parseSgf, peekRoot, splitSgf } from '../../syntaxes/sgf/index.js';
 import { analyseSgfGo } from './analysis.js';
 import { buildGame, unreplayable } from './model.js';
-import { sgfFromInterchange, sgfToInterchange } from './interchange.js';
+import { sgfFromInterchange, sgfPositionTrack, sgfToInterchange } from './interchange.js';
 import { writeSgfGo } from './regenerate.js';
 
 const MEDIA_TYPE = 'application/x-go-sgf';
@@ -82,7 +82,7 @@ export const sgfGoPlugin: FormatPlugin = {
     const replay = replayGoGame(game.width, game.roots, game.initial ?? undefined);
     const analysis = analyseSgfGo(collection, game, replay, options.withReplay !== false);
     // The positions from the model already built, instead of the archive reading the file again.
-    return { ...columns, family: 'go', analysis, ...(options.withPositions ? { positions: goPositionTrack(sgfToInterchange(game)) } : {}) };
+    return { ...columns, family: 'go', analysis, ...(options.withPositions ? { positions: sgfPositionTrack(game, { keys: options.withPositionKeys !== false }) } : {}) };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
