@@ -42,6 +42,22 @@ describe('answeringInChunks', () => {
     if (messages.length === 3000) expect(received.length).toBe(5);
   });
 
+  it('hands on chunks that stay as they were while later answers are gathered (the socket keeps them until written)', async () => {
+    const first = rows(40, 100);
+    const second = rows(40, 100).map((row) => row.map((byte) => 255 - byte));
+    const answers = [answering(first), answering(second)];
+    let calls = 0;
+    const stand = { ...answering([]), execProtocolRawStream: (message: Uint8Array, options: { onRawData: (data: Uint8Array) => void }) => answers[calls++].execProtocolRawStream(message, options) };
+    const db = answeringInChunks(stand as unknown as PGlite);
+    const kept: Uint8Array[] = [];
+    // Kept as given, not copied, as a socket's write queue keeps them.
+    await db.execProtocolRawStream(new Uint8Array(), { onRawData: (data) => kept.push(data) });
+    const later: Uint8Array[] = [];
+    await db.execProtocolRawStream(new Uint8Array(), { onRawData: (data) => later.push(data) });
+    expect(Buffer.concat(kept)).toEqual(Buffer.concat(first));
+    expect(Buffer.concat(later)).toEqual(Buffer.concat(second));
+  });
+
   it('leaves everything else as PGlite has it, bound to PGlite', () => {
     const stand = answering([]);
     const db = answeringInChunks(stand as unknown as PGlite);
