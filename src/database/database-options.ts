@@ -31,6 +31,15 @@ export const DATABASE_TIMEOUTS: DatabaseTimeouts = {
 };
 
 /**
+ * The embedded database's: its pool has one connection, made over a local socket that answers at
+ * once or refuses, and its statements run one at a time. A request that finds the connection busy
+ * (a large import's batch, the maintenance vacuuming a large table) waits for it as long as a
+ * statement may take, instead of failing with 503 after CONNECT_TIMEOUT_MS: the pool's wait for a
+ * free connection is bounded by the same setting as making one.
+ */
+export const EMBEDDED_TIMEOUTS: DatabaseTimeouts = { ...DATABASE_TIMEOUTS, CONNECT_TIMEOUT_MS: DATABASE_TIMEOUTS.QUERY_TIMEOUT_MS };
+
+/**
  * TypeORM options for a PostgreSQL URL; the schema comes only from migrations, never from synchronize.
  * PGlite has no timers: it ignores statement_timeout, so on the embedded database only the driver's
  * query timeout applies (it fails the request; the statement itself runs to its end).

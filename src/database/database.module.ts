@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseOptions } from './database-options.js';
+import { DATABASE_TIMEOUTS, EMBEDDED_TIMEOUTS, databaseOptions } from './database-options.js';
 import { DATABASE_TARGET_PROVIDER, DatabaseTarget } from './database-target.js';
 import { DatabaseRepository } from './database.repository.js';
 import { EmbeddedMaintenance } from './embedded-maintenance.js';
@@ -30,7 +30,7 @@ class ReadReplicasModule {}
       inject: [DatabaseTarget],
       useFactory: async (target: DatabaseTarget) => {
         await target.migrate();
-        return databaseOptions(target.url, target.poolSize);
+        return databaseOptions(target.url, target.poolSize, target.isEmbedded ? EMBEDDED_TIMEOUTS : DATABASE_TIMEOUTS);
       },
     }),
   ],
