@@ -78,11 +78,14 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
         `without it ${unindexed.rate.toFixed(0)} games/s (peak RSS ${unindexed.peakMb.toFixed(0)} MB): ${share.toFixed(0)} % (goal ≥ 50 %: ${share >= 50 ? 'met' : 'NOT met'}; peak ≤ 1 GB: ${imported.peakMb <= 1024 ? 'met' : 'NOT met'}); ` +
         `without any replay (no identities, no pattern rows either) ${bare.rate.toFixed(0)} games/s: ${((imported.rate / bare.rate) * 100).toFixed(0)} %`,
     );
+    // The embedded database's one connection fails a statement after the driver's 35 s query timeout,
+    // which a REINDEX of 100,000 games passes there (the statement itself runs on): timed on a server only.
+    const embedded = 'DATA_DIR' in settings;
     const rebuilt = performance.now();
-    await db.query('REINDEX TABLE game_positions');
+    if (!embedded) await db.query('REINDEX TABLE game_positions');
     console.log(
       `positions [${label}]: the import took ${(imported.games / imported.rate).toFixed(0)} s with the index, ${(unindexed.games / unindexed.rate).toFixed(0)} s without; ` +
-        `building the table's indexes again from its rows (REINDEX) ${((performance.now() - rebuilt) / 1000).toFixed(1)} s`,
+        (embedded ? 'REINDEX not timed on the embedded database' : `building the table's indexes again from its rows (REINDEX) ${((performance.now() - rebuilt) / 1000).toFixed(1)} s`),
     );
     await db.query('VACUUM ANALYZE game_positions');
     const [size] = await db.query<{ total: string; heap: string; toast: string; indexes: string; plies: string; rows: string }[]>(
