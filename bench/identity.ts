@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { packGames } from './imports.js';
 import { importInto } from './positions.js';
-import { percentile } from './served.js';
+import { percentile, timedGet } from './served.js';
 import { createScratchDatabase } from '../test/support/scratch-database.js';
 
 /**
@@ -94,13 +94,7 @@ async function searches(label: string, db: DataSource, baseUrl: string, count: n
     `SELECT game_id, signature FROM game_identities TABLESAMPLE BERNOULLI (5) ORDER BY random() LIMIT $1`,
     [SAMPLES],
   );
-  const http = async (path: string) => {
-    const started = performance.now();
-    const answer = await fetch(`${baseUrl}${path}`);
-    if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
-    await answer.arrayBuffer();
-    return performance.now() - started;
-  };
+  const http = (path: string) => timedGet(baseUrl, path);
   const sql = async (text: string, params: unknown[]) => {
     const started = performance.now();
     await db.query(text, params);

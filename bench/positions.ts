@@ -13,7 +13,7 @@ import type { Stone } from '../src/rules/go/types.js';
 import { HEAD_ENTRIES } from '../src/positions/position-rows.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { packGames, sendImport, tygemSgf } from './imports.js';
-import { percentile, startInProcess, withScratchDatabase } from './served.js';
+import { percentile, startInProcess, timedGet, withScratchDatabase } from './served.js';
 
 /**
  * The position index at scale (issue 28): BENCH_POSITIONS_GAMES real Go games (default 100,000: the
@@ -120,13 +120,7 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
        FROM drawn d JOIN game_positions p ON p.game_id = d.game_id LEFT JOIN game_analyses a ON a.game_id = d.game_id`,
       [SAMPLES],
     );
-    const http = async (path: string) => {
-      const started = performance.now();
-      const answer = await fetch(`${baseUrl}${path}`);
-      if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
-      await answer.arrayBuffer();
-      return performance.now() - started;
-    };
+    const http = (path: string) => timedGet(baseUrl, path);
     const timed: Record<string, number[]> = { games: [], explorer: [], 'games, a month of play': [], 'explorer, a month of play': [], 'games, a player': [], 'explorer, a player': [], 'bare SQL': [] };
     for (const sample of samples) {
       const at = `game=${sample.game_id}&ply=${sample.ply}`;

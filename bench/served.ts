@@ -81,6 +81,15 @@ export async function withScratchDatabase<T>(serverUrl: string, prefix: string, 
   }
 }
 
+/** Milliseconds a GET of `path` took to answer in full; any status but 200 is an error saying the answer. */
+export async function timedGet(baseUrl: string, path: string): Promise<number> {
+  const started = performance.now();
+  const answer = await fetch(`${baseUrl}${path}`);
+  if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}: ${await answer.text()}`);
+  await answer.arrayBuffer();
+  return performance.now() - started;
+}
+
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
