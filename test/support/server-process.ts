@@ -34,7 +34,8 @@ export interface RunningServer {
 export function spawnServer(settings: Record<string, string>, port = 0): Omit<RunningServer, 'baseUrl'> {
   const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, DATA_DIR: undefined, API_KEYS: undefined };
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', ...settings },
+    // DOTS_PORT 0 unless a test names one: two suites spawning servers at once both took 7777, and one failed (EADDRINUSE).
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', DOTS_PORT: '0', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
