@@ -51,8 +51,7 @@ export function goPositionTrack(game: GoTrackGame, options: GoTrackOptions = {})
 const NO_KEYS = new SymmetricKeys([IDENTITY]);
 
 /** {@link goPositionTrack} of a main line given as a list: a format's reading gives its line without building the family's tree. */
-export function goLineTrack(width: number, height: number, setup: readonly GoInterchangeSetupPoint[], line: readonly GoLineMove[], options: GoTrackOptions = {}): PositionTrack | null {
-  const size = width;
+export function goLineTrack(size: number, height: number, setup: readonly GoInterchangeSetupPoint[], line: readonly GoLineMove[], options: GoTrackOptions = {}): PositionTrack | null {
   if (size !== height || size < 1 || size > MAX_BOARD_SIZE) return null;
   const position = new GoPosition(size);
   // The board's changes, for pattern search: the point of the ply that led to each position (null a pass).

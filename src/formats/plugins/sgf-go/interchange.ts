@@ -87,7 +87,7 @@ export function sgfToInterchange(game: SgfGoGame): GoInterchangeGame {
 export function sgfPositionTrack(game: SgfGoGame, options: GoTrackOptions): PositionTrack | null {
   const line: GoLineMove[] = [];
   for (let move: SgfGoMove | undefined = game.roots[0]; move !== undefined; move = move.children[0]) {
-    line.push(move.setup ? { color: move.color, point: move.point, setup: move.setup.map(setupPoint) } : { color: move.color, point: move.point });
+    line.push({ color: move.color, point: move.point, ...(move.setup ? { setup: move.setup.map(setupPoint) } : {}) });
   }
   return goLineTrack(game.width, game.height, rootSetup(game), line, options);
 }
