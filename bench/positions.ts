@@ -62,10 +62,13 @@ export async function run(): Promise<void> {
       console.log('positions: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
       return;
     }
+    // The baselines' archives only when they are imported (BENCH_POSITIONS_BASELINES).
     await withScratchDatabase(serverUrl, 'tabula_bench_positions', (url) =>
-      withScratchDatabase(serverUrl, 'tabula_bench_positions_without', (without) =>
-        withScratchDatabase(serverUrl, 'tabula_bench_positions_bare', (bare) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, { DATABASE_URL: without }, { DATABASE_URL: bare })),
-      ),
+      BASELINES
+        ? withScratchDatabase(serverUrl, 'tabula_bench_positions_without', (without) =>
+            withScratchDatabase(serverUrl, 'tabula_bench_positions_bare', (bare) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, { DATABASE_URL: without }, { DATABASE_URL: bare })),
+          )
+        : measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, {}, {}),
     );
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * table on the embedded database against 0.25 s without (measured on this machine), and the
  * embedded database runs its analyses on the archive's one connection, in the middle of imports.
  *
- * Catalog changes only: no table is read or rewritten. Statistics gathered before stay until the
- * table's next analysis, which drops nothing and reads nothing for these columns.
+ * Catalog changes only: no table is read or rewritten. Statistics these columns got before stay as
+ * they are (a later ANALYZE neither refreshes nor drops them); no query's plan reads them.
  */
 export class IndexColumnStatistics1765500000000 implements MigrationInterface {
   name = 'IndexColumnStatistics1765500000000';
