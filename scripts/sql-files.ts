@@ -16,6 +16,8 @@ import { ImportsRepository } from '../src/imports/imports.repository.js';
 import { PlayersRepository } from '../src/players/players.repository.js';
 import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PositionsRepository } from '../src/positions/positions.repository.js';
+import { PositionPostingsRepository } from '../src/positions/postings.repository.js';
+import type { DatabaseTarget } from '../src/database/database-target.js';
 import { PatternsRepository } from '../src/patterns/patterns.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';
 
@@ -27,16 +29,21 @@ import { UploadsRepository } from '../src/uploads/uploads.repository.js';
  * file. Running them also proves they parse and run on PostgreSQL (PGlite).
  */
 
+/** The postings' repository as on a server (its merges under an advisory lock, which is recorded too). */
+const postingsOver = (db: DataSource) => new PositionPostingsRepository(db, { isEmbedded: false } as DatabaseTarget);
+const writesOver = (db: DataSource) => new GamesWriteRepository(db, postingsOver(db));
+
 /** Where the files are kept. */
 export const QUERIES_FOLDER = 'src/queries';
 
 /** Every repository of the archive: its source, its class, and how to make one over a data source. */
 export const REPOSITORIES: readonly RecordedRepository[] = [
-  repository('src/games/games-write.repository.ts', GamesWriteRepository, (db) => new GamesWriteRepository(db)),
+  repository('src/games/games-write.repository.ts', GamesWriteRepository, writesOver),
   repository('src/games/games-search.repository.ts', GamesSearchRepository, (db) => new GamesSearchRepository(db)),
   repository('src/games/games-view.repository.ts', GamesViewRepository, (db) => new GamesViewRepository(db)),
   repository('src/games/games-export.repository.ts', GamesExportRepository, (db) => new GamesExportRepository(db)),
-  repository('src/uploads/uploads.repository.ts', UploadsRepository, (db) => new UploadsRepository(db, new GamesWriteRepository(db))),
+  repository('src/uploads/uploads.repository.ts', UploadsRepository, (db) => new UploadsRepository(db, writesOver(db))),
+  repository('src/positions/postings.repository.ts', PositionPostingsRepository, postingsOver),
   repository('src/imports/imports.repository.ts', ImportsRepository, (db) => new ImportsRepository(db)),
   repository('src/players/players.repository.ts', PlayersRepository, (db) => new PlayersRepository(db)),
   repository('src/positions/positions.repository.ts', PositionsRepository, (db) => new PositionsRepository(db)),
@@ -118,7 +125,7 @@ export async function renderSqlFiles(repositories: readonly RecordedRepository[]
 
 /** Stores the rows the examples name ({@link EXAMPLE}); nothing of it is recorded. */
 async function seed(db: DataSource): Promise<void> {
-  const writes = new GamesWriteRepository(db);
+  const writes = writesOver(db);
   const games = await writes.insertMany(SEEDED_GAMES);
   const uploads = new UploadsRepository(db, writes);
   const upload = await uploads.insert(SEEDED_UPLOAD);

@@ -9,7 +9,8 @@ import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
 import { playerNameKey } from './player-name-key.js';
 import { IDENTITY_ROW_FIELDS, identityRowFields, identityRowsFrom, identitySequence } from '../identity/identity-rows.js';
-import { POSITION_ROW_FIELDS, positionEntries, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
+import { POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
+import { PositionPostingsRepository } from '../positions/postings.repository.js';
 import { patternBytes, patternRowsFrom } from '../patterns/pattern-rows.js';
 import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
 
@@ -62,7 +63,10 @@ export type Inserted = { readonly id: number; readonly uploadedAt: Date; readonl
  */
 @Injectable()
 export class GamesWriteRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly postings: PositionPostingsRepository,
+  ) {}
 
   /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
   @GenerateSql({ params: [[SEEDED_GAMES[0].sha256, '0'.repeat(64)]] })
@@ -82,18 +86,21 @@ export class GamesWriteRepository {
   }
 
   /**
-   * Inserts the game, its bytes and its index rows in one statement, so an upload is written whole
-   * or not at all, in one round trip. When the same bytes were stored meanwhile (a racing upload), the unique
-   * SHA-256 turns the insert into a no-op: `created: false`, and the caller reads the stored game.
+   * Inserts the game, its bytes and its index rows in one transaction (the game's statement, then
+   * its postings), so an upload is written whole or not at all. When the same bytes were stored
+   * meanwhile (a racing upload), the unique SHA-256 turns the insert into a no-op: `created: false`,
+   * and the caller reads the stored game.
    */
   @GenerateSql({ params: [exampleGame('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[qd])')] })
-  async insert(game: NewGame, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted> {
-    return (await this.insertMany([game], query))[0];
+  async insert(game: NewGame): Promise<Inserted> {
+    const [inserted] = await this.dataSource.transaction((manager) => this.insertMany([game], (sql, params) => manager.query(sql, params)));
+    return inserted;
   }
 
   /**
    * Inserts games with their bytes and index rows in one statement (a collection's games a batch at
-   * a time): one result per game, in order. A game whose bytes the archive has, or an earlier game of
+   * a time), then their postings in a second: call it within a transaction (and tell the
+   * PostingsCompactor once that commits). One result per game, in order. A game whose bytes the archive has, or an earlier game of
    * the batch has, is not inserted (`created: false`); the caller finds the game that has them.
    */
   @GenerateSql(
@@ -174,6 +181,14 @@ export class GamesWriteRepository {
     );
     // A game without a row: its bytes were stored meanwhile (a racing upload), or earlier in the batch.
     const made = new Map(rows.map((row) => [row.sha256, row]));
+    // The buckets of the new games' later positions, as a run of postings: in the caller's transaction, which tells the compactor once it commits.
+    await this.postings.writeRun(
+      batch.flatMap((game) => {
+        const row = made.get(game.sha256);
+        return row === undefined ? [] : [{ id: Number(row.id), buckets: laterBuckets(game.record.positions) }];
+      }),
+      query,
+    );
     return games.map((game, index) => {
       const row = made.get(game.sha256);
       return row !== undefined && first.get(game.sha256) === index
@@ -227,6 +242,8 @@ export class GamesWriteRepository {
         record.family,
         patternBytes(record.positions),
       ]);
+      // Its postings from the old reading stay until a merge: a search confirms every candidate by its tail.
+      await this.postings.writeRun([{ id: Number(id), buckets: laterBuckets(record.positions) }], (sql, params) => manager.query(sql, params));
       return true;
     });
   }

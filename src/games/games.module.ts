@@ -9,10 +9,13 @@ import { GamesViewRepository } from './games-view.repository.js';
 import { GamesWriteRepository } from './games-write.repository.js';
 import { GamesService } from './games.service.js';
 import { ReindexController } from './reindex.controller.js';
+import { DatabaseModule } from '../database/database.module.js';
 import { IdentityModule } from '../identity/identity.module.js';
+import { PostingsCompactor } from '../positions/postings-compactor.js';
+import { PositionPostingsRepository } from '../positions/postings.repository.js';
 
 @Module({
-  imports: [IdentityModule],
+  imports: [DatabaseModule, IdentityModule],
   // ExportController first: its /games/export must be routed before /games/{id}.
   controllers: [ExportController, GamesController, ReindexController],
   providers: [
@@ -25,7 +28,9 @@ import { IdentityModule } from '../identity/identity.module.js';
     readsProvider(GamesViewRepository),
     readsProvider(GamesExportRepository),
     ExportService,
+    PositionPostingsRepository,
+    PostingsCompactor,
   ],
-  exports: [GamesWriteRepository],
+  exports: [GamesWriteRepository, PostingsCompactor],
 })
 export class GamesModule {}

@@ -26,6 +26,7 @@ import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
 import type { RawGame } from './game-view.js';
 import { GamesSearchRepository } from './games-search.repository.js';
 import { GamesViewRepository } from './games-view.repository.js';
+import { PostingsCompactor } from '../positions/postings-compactor.js';
 import { GamesWriteRepository } from './games-write.repository.js';
 import { sha256Hex, uploadFilename } from './upload-body.js';
 import type { ReceivedFile } from './upload-body.js';
@@ -46,6 +47,7 @@ export class GamesService implements OnApplicationBootstrap {
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     private readonly identities: IdentityService,
+    private readonly compactor: PostingsCompactor,
   ) {}
 
   /** Says once, at start, when the machine has no font to write the PNG pictures' text with (they are drawn either way). */
@@ -83,6 +85,7 @@ export class GamesService implements OnApplicationBootstrap {
     const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
     for (;;) {
       const stored = await this.writes.insert({ file: upload, sha256, mediaType, filename, record });
+      this.compactor.kick();
       if (stored.created) {
         const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record));
         return { game, created: true };
@@ -214,6 +217,7 @@ export class GamesService implements OnApplicationBootstrap {
     const record = await this.analysis.read(storedFile(raw), format, { withReplay: false });
     const mediaType = this.reader.mediaTypeFor(raw.mediaType, record);
     if (!(await this.writes.replaceReading(id, record, mediaType))) throw notFound(id);
+    this.compactor.kick();
     const view = await this.views.findById(id);
     if (!view) throw notFound(id);
     return toGameDto(view);

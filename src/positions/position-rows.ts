@@ -3,7 +3,8 @@ import type { GameAnalysis, PositionTrack } from '../formats/plugin.js';
 /**
  * How a game's positions are kept in `game_positions` (migrations/1765000000000-Positions.ts): the
  * first {@link HEAD_ENTRIES} entries in the row and their keys (`openings`) under a GIN index, the
- * rest out of line and the distinct buckets of their keys under another.
+ * rest out of line, and the distinct buckets of their keys in the runs of postings
+ * (src/positions/postings.ts), written once the games have their ids.
  */
 export const HEAD_ENTRIES = 6;
 
@@ -35,18 +36,17 @@ export function keyBytes(key: bigint): Buffer {
 /**
  * What a write statement needs of a game's `game_positions` row beside the entries themselves (which
  * go as a binary parameter of their own: written out in JSON they would be hex, twice the bytes, and
- * parsed back by the database): the last ply, the buckets, where the head ends.
+ * parsed back by the database): the last ply, the opening keys, where the head ends.
  */
 export interface PositionRowFields {
   readonly position_plies: number | null;
   readonly position_openings: string | null;
-  readonly position_buckets: string | null;
   readonly position_split: number | null;
   readonly position_result: string | null;
   readonly position_played: string | null;
 }
 
-export const POSITION_ROW_FIELDS = 'position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date';
+export const POSITION_ROW_FIELDS = 'position_plies int, position_openings text, position_split int, position_result text, position_played date';
 
 /** A key (8 bytes at `at`) as PostgreSQL's signed bigint, in decimal. */
 export function signedKeyAt(bytes: Uint8Array, at: number): string {
@@ -55,23 +55,29 @@ export function signedKeyAt(bytes: Uint8Array, at: number): string {
 
 export function positionRowFields(track: PositionTrack | null | undefined, analysis: GameAnalysis | undefined): PositionRowFields {
   if (!track || track.entries.length === 0) {
-    return { position_plies: null, position_openings: null, position_buckets: null, position_split: null, position_result: null, position_played: null };
+    return { position_plies: null, position_openings: null, position_split: null, position_result: null, position_played: null };
   }
   const { entries, stride } = track;
   const count = entries.length / stride;
   const split = Math.min(count, HEAD_ENTRIES) * stride;
   const openings = new Set<string>();
   for (let at = 0; at < split; at += stride) openings.add(signedKeyAt(entries, at));
-  const buckets = new Set<number>();
-  for (let at = split; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
   return {
     position_plies: count - 1,
     position_openings: `{${[...openings].join(',')}}`,
-    position_buckets: `{${[...buckets].sort((a, b) => a - b).join(',')}}`,
     position_split: split,
     position_result: resultOf(analysis),
     position_played: analysis?.facts.datePlayed ?? null,
   };
+}
+
+/** The buckets of the keys of a game's later positions (past the head), each once: its postings. */
+export function laterBuckets(track: PositionTrack | null | undefined): number[] {
+  if (!track || track.entries.length === 0) return [];
+  const { entries, stride } = track;
+  const buckets = new Set<number>();
+  for (let at = Math.min(entries.length / stride, HEAD_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
+  return [...buckets];
 }
 
 /** How the game ended, as the explorer counts it: the winner's colour (or seat), `draw`, or null when unknown. */
@@ -94,8 +100,8 @@ export function positionEntries(track: PositionTrack | null | undefined): Buffer
  */
 export function positionRowsFrom(made: string, entries: string): string {
   return `positions AS (
-         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, buckets, head, tail)
-         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM ${made} m JOIN families fa ON fa.name = m.family JOIN unnest(${entries}) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL

@@ -10,6 +10,7 @@ import { whereClause } from '../games/games-search.repository.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
 import { HEAD_ENTRIES, signedKeyAt } from './position-rows.js';
+import { gamesInRow } from './postings.js';
 
 /** What a search by position looks for: the key's 8 bytes, its bucket, the family's entry size. */
 export interface PositionSought {
@@ -59,9 +60,10 @@ const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'h
 /**
  * The position index's reads (src/queries/positions.repository.sql). A key is looked for among the
  * keys of the games' first {@link HEAD_ENTRIES} positions (a GIN index of the keys themselves:
- * the common positions are there), and among the buckets of their later positions (a GIN index of
- * the keys' top 20 bits): each game found so is confirmed by finding the 8 bytes of the key at the
- * start of one of its entries.
+ * the common positions are there), and among the games whose later positions have a key in its
+ * bucket (the key's top 20 bits: the runs of postings, src/positions/postings.ts; for rows stored
+ * before them, a GIN index of their bucket arrays): each game found so is confirmed by finding the 8
+ * bytes of the key at the start of one of its entries.
  */
 @Injectable()
 export class PositionsRepository {
@@ -104,8 +106,9 @@ export class PositionsRepository {
     const { pastId, ...narrowing } = filters;
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
     const { where, params } = whereClause(narrowing);
-    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, pastId, limit, () => this.count(sought, {}));
-    const { sql: hits } = hitsOf(sought, params);
+    const later = await this.laterGames(sought.bucket);
+    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, pastId, limit, () => this.count(sought, {}));
+    const { sql: hits } = hitsOf(sought, later, params);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
     const rows: (SummaryRow & { at: number; entry: Buffer; total: string })[] = await this.dataSource.query(
@@ -127,7 +130,7 @@ export class PositionsRepository {
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
   async count(sought: PositionSought, filters: GameFilters): Promise<number> {
     const { where, params } = whereClause(filters);
-    const { sql: hits } = hitsOf(sought, params);
+    const { sql: hits } = hitsOf(sought, await this.laterGames(sought.bucket), params);
     const rows: { n: string }[] = await this.dataSource.query(
       where.length === 0
         ? `WITH ${hits} SELECT count(*) AS n FROM hit`
@@ -149,7 +152,7 @@ export class PositionsRepository {
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
     const { where, params } = whereClause(filters);
-    const { sql: hits } = hitsOf(sought, params);
+    const { sql: hits } = hitsOf(sought, await this.laterGames(sought.bucket), params);
     const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
       `WITH ${hits}
        SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
@@ -160,6 +163,23 @@ export class PositionsRepository {
     );
     return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played, newest: Number(row.newest) }));
   }
+
+  /**
+   * The games whose later positions have a key in the bucket, by the runs of postings
+   * (src/positions/postings.ts): per run, the row whose range holds the bucket. Candidates only
+   * (a game may hold another key of the bucket, or be deleted): the search confirms each by its tail.
+   */
+  @GenerateSql({ params: [0x80000] })
+  async laterGames(bucket: number): Promise<number[]> {
+    const rows: { base: string; games: Buffer }[] = await this.dataSource.query(
+      `SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p`,
+      [bucket],
+    );
+    const games: number[] = [];
+    for (const row of rows) gamesInRow(Number(row.base), row.games, bucket, games);
+    return games;
+  }
 }
 
 /**
@@ -169,21 +189,21 @@ export class PositionsRepository {
  * when few do), with every game holding it later on; then the page's own entries; and the count of
  * the first kind from position_counts, kept by triggers, not counted.
  */
-async function unfilteredGames(query: Query, sought: PositionSought, pastId: number | undefined, limit: number, count: () => Promise<number>): Promise<{ hits: PositionHit[]; total: number }> {
+async function unfilteredGames(query: Query, sought: PositionSought, later: readonly number[], pastId: number | undefined, limit: number, count: () => Promise<number>): Promise<{ hits: PositionHit[]; total: number }> {
   const params: unknown[] = [];
-  const { sql: hits, key, opening, bucket } = hitsOf(sought, params, 'ids');
+  const { sql: hits, key, opening, laterHolds } = hitsOf(sought, later, params, 'ids');
   const past = pastId === undefined ? '' : ` AND p.game_id < $${params.push(pastId)}`;
   const size = `$${params.push(limit)}`;
   const rows = await query<SummaryRow & { at: number; entry: Buffer; total: string }>(
     `WITH counted AS (
        SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (${opening})[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening} AND position(${key} IN p.tail) > 0) AS total
+            + (SELECT count(*) FROM game_positions p WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND position(${key} IN p.tail) > 0) AS total
      ), ids AS (
        SELECT game_id FROM (
          (SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past} ORDER BY p.game_id DESC LIMIT ${size})
          UNION ALL
          -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening}${past} AND position(${key} IN p.tail) > 0
+         SELECT p.game_id FROM game_positions p WHERE ${laterHolds} AND NOT p.openings @> ${opening}${past} AND position(${key} IN p.tail) > 0
        ) both_indexes ORDER BY game_id DESC LIMIT ${size}
      ), ${hits}
      SELECT ${SUMMARY_COLUMNS}, h.at, h.entry, (SELECT total FROM counted) AS total
@@ -205,10 +225,12 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
 /**
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
  * result, played) of the games reaching the sought position, and the placeholders of the key, the
- * opening-key array and the bucket array; its parameters are added to `params`.
+ * opening-key array, and the condition on a `game_positions p` row that its later positions may hold
+ * the key: `later`, the games the runs of postings name, or (a row stored before them, with a
+ * bucket array) the bucket's GIN index. Its parameters are added to `params`.
  * `onlyIn`: the name of a CTE of game ids (`game_id`) the search is limited to.
  */
-function hitsOf(sought: PositionSought, params: unknown[], onlyIn?: string): { sql: string; key: string; opening: string; bucket: string } {
+function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[], onlyIn?: string): { sql: string; key: string; opening: string; laterHolds: string } {
   const param = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
@@ -216,7 +238,7 @@ function hitsOf(sought: PositionSought, params: unknown[], onlyIn?: string): { s
   const key = `${param(sought.key)}::bytea`;
   const opening = `ARRAY[${param(signedKeyAt(sought.key, 0))}::bigint]`;
   const stride = `${param(sought.stride)}::int`;
-  const bucket = `ARRAY[${param(sought.bucket)}::int]`;
+  const laterHolds = `(p.game_id = ANY(${param(later)}::bigint[]) OR p.buckets @> ARRAY[${param(sought.bucket)}::int])`;
   const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY(${param(sought.transforms)}::int[])`;
   const among = onlyIn === undefined ? '' : ` AND p.game_id IN (SELECT game_id FROM ${onlyIn})`;
   // The games whose first positions hold the key (found by the key itself), then the others whose
@@ -230,9 +252,9 @@ function hitsOf(sought: PositionSought, params: unknown[], onlyIn?: string): { s
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR ${stride}), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.tail) AS at) t
-         WHERE p.buckets @> ${bucket} AND NOT p.openings @> ${opening} AND t.at > 0${among}
+         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND t.at > 0${among}
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
        )`;
-  return { sql, key, opening, bucket };
+  return { sql, key, opening, laterHolds };
 }

@@ -8,12 +8,14 @@ SELECT encode(sha256, 'hex') AS sha256, id FROM games WHERE sha256 IN (SELECT de
 SELECT id FROM games WHERE sha256 = decode($1, 'hex');
 
 -- GamesWriteRepository.insert
+START TRANSACTION;
+
 WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
                                                identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
@@ -62,8 +64,8 @@ WITH src AS (
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        ), positions AS (
-         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, buckets, head, tail)
-         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
@@ -83,13 +85,15 @@ WITH src AS (
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
+COMMIT;
+
 -- GamesWriteRepository.insertMany (every file small enough to stay in its row)
 WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
                                                identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
@@ -138,8 +142,8 @@ WITH src AS (
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        ), positions AS (
-         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, buckets, head, tail)
-         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
@@ -165,7 +169,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
                                                identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
@@ -214,8 +218,8 @@ WITH src AS (
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        ), positions AS (
-         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, buckets, head, tail)
-         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
@@ -266,7 +270,7 @@ WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game
          DELETE FROM game_players WHERE game_id = $1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)),
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)),
          analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
@@ -284,8 +288,8 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        ), positions AS (
-         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, buckets, head, tail)
-         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[$3::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL

@@ -12,59 +12,18 @@ SELECT fa.name AS family, p.plies, p.head, p.tail,
 SELECT 1 FROM games WHERE id = $1;
 
 -- PositionsRepository.games (newest first)
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
 WITH counted AS (
        SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
+            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
      ), ids AS (
        SELECT game_id FROM (
-         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] ORDER BY p.game_id DESC LIMIT $5)
+         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] ORDER BY p.game_id DESC LIMIT $6)
          UNION ALL
          -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0
-       ) both_indexes ORDER BY game_id DESC LIMIT $5
-     ), f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
-         UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
-       ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
-       )
-     SELECT 
-  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
-  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
-  a.problems, a.details,
-  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
-  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, h.at, h.entry, (SELECT total FROM counted) AS total
-     FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
-     ORDER BY g.id DESC;
-
-WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
-         UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
-       ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
-       ) SELECT count(*) AS n FROM hit;
-
--- PositionsRepository.games (the next page)
-WITH counted AS (
-       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
-     ), ids AS (
-       SELECT game_id FROM (
-         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] AND p.game_id < $5 ORDER BY p.game_id DESC LIMIT $6)
-         UNION ALL
-         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $5 AND position($1::bytea IN p.tail) > 0
+         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0
        ) both_indexes ORDER BY game_id DESC LIMIT $6
      ), f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
@@ -73,7 +32,7 @@ WITH counted AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        )
@@ -87,6 +46,9 @@ WITH counted AS (
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
@@ -94,12 +56,65 @@ WITH f AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+       ) SELECT count(*) AS n FROM hit;
+
+-- PositionsRepository.games (the next page)
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
+WITH counted AS (
+       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
+            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
+     ), ids AS (
+       SELECT game_id FROM (
+         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] AND p.game_id < $6 ORDER BY p.game_id DESC LIMIT $7)
+         UNION ALL
+         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
+         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $6 AND position($1::bytea IN p.tail) > 0
+       ) both_indexes ORDER BY game_id DESC LIMIT $7
+     ), f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+       )
+     SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, h.at, h.entry, (SELECT total FROM counted) AS total
+     FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+     ORDER BY g.id DESC;
+
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (exact, a player, past a game)
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
@@ -107,9 +122,9 @@ WITH f AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
+         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
        ), matched AS (
          SELECT h.game_id, h.at, h.entry FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
        )
@@ -121,9 +136,12 @@ WITH f AS (
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, m.at, m.entry, (SELECT count(*) FROM matched) AS total
        FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
-       WHERE m.game_id < $7
+       WHERE m.game_id < $8
        ORDER BY g.id DESC
-       LIMIT $8;
+       LIMIT $9;
+
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
@@ -132,14 +150,17 @@ WITH f AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
+         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($6::int[])
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
        )
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
            WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PositionsRepository.count (every game)
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
@@ -147,12 +168,15 @@ WITH f AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.count (in a period)
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
@@ -160,7 +184,7 @@ WITH f AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $5::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$6::int] AND NOT p.openings @> ARRAY[$4::bigint] AND t.at > 0
+         WHERE (p.game_id = ANY($6::bigint[]) OR p.buckets @> ARRAY[$7::int]) AND NOT p.openings @> ARRAY[$4::bigint] AND t.at > 0
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        )
@@ -168,6 +192,9 @@ WITH f AS (
            WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
 
 -- PositionsRepository.moves (every game)
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
@@ -175,7 +202,7 @@ WITH f AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$4::int] AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        )
@@ -185,6 +212,9 @@ WITH f AS (
        GROUP BY 1, 2;
 
 -- PositionsRepository.moves (a player)
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
@@ -192,7 +222,7 @@ WITH f AS (
          UNION ALL
          SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
-         WHERE p.buckets @> ARRAY[$5::int] AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
+         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0
        )
@@ -200,3 +230,7 @@ WITH f AS (
               to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
        FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
        GROUP BY 1, 2;
+
+-- PositionsRepository.laterGames
+SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;

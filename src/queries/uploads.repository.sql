@@ -23,7 +23,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_buckets text, position_split int, position_result text, position_played date,
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
                                                identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
@@ -72,8 +72,8 @@ WITH src AS (
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        ), positions AS (
-         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, buckets, head, tail)
-         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], m.position_buckets::int[], substring(e.entries FROM 1 FOR m.position_split),
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL

@@ -9,6 +9,9 @@ import { turnedGoSgf } from '../support/positions/turned-sgf.js';
 import { letters, replay } from '../support/positions/go-replay.js';
 import type { Position, Replayed } from '../support/positions/go-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
+import { PostingsCompactor } from '../../src/positions/postings-compactor.js';
+import { PositionPostingsRepository } from '../../src/positions/postings.repository.js';
+import { POSTING_BYTES, decodeRow, encodeRows, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
 
 /*
  * Search by position on the GNU Go games, checked against a brute-force search written here: every
@@ -277,5 +280,69 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     expect(after.total).toBe(start.total - 1);
     expect(after.items.map((item) => item.id)).not.toContain(second);
     expect(after.total).toBe(expected(first, 0, false).size);
+  });
+
+  /** Every sampled search equals the brute force: the games and their first plies (of the games not deleted by now). */
+  const expectSamplesFound = async () => {
+    for (const [id, ply] of samples().filter(([id]) => games.has(id))) {
+      const { items, total } = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=40`);
+      expect(new Map(items.map((item) => [item.id, item.ply]))).toEqual(expected(id, ply, false));
+      expect(total).toBe(expected(id, ply, false).size);
+    }
+  };
+
+  it('finds the same games once the runs of postings are merged, midway through a merge, and after a merge cut short is resumed', async () => {
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    const compactor = archive.app.get(PostingsCompactor);
+    const repository = archive.app.get(PositionPostingsRepository);
+    await compactor.idle();
+    // Every upload wrote a run of its own; runs of a size were merged as they came.
+    const runs = await repository.runs();
+    expect(runs.length).toBeLessThan(games.size / 4);
+    expect(runs.every((run) => run.mergingInto === null)).toBe(true);
+    const [{ postings }] = (await db.query('SELECT count(*)::int AS postings FROM position_postings')) as { postings: number }[];
+    expect(postings).toBeGreaterThan(0);
+    await expectSamplesFound();
+
+    // A merge of the merged runs (those cut into more than one row) stopped after its first bucket
+    // range, the narrowest a merge's step can be, as a process stopping would leave it.
+    const cut = runs.filter((run) => run.shift < 20);
+    expect(cut.length).toBeGreaterThan(0);
+    const size = cut.reduce((sum, run) => sum + run.postings, 0);
+    const plan = { target: null, shift: shiftFor(size), postings: size, sources: cut.map(({ run, shift }) => ({ run, shift })) };
+    const target = (await repository.claimMerge(plan.sources.map((source) => source.run), plan.shift, plan.postings))!;
+    expect(target).not.toBeNull();
+    // A second claim of one of those runs loses.
+    expect(await repository.claimMerge([plan.sources[0].run], plan.shift, 1)).toBeNull();
+    const width = 2 ** Math.max(plan.shift, ...plan.sources.map((source) => source.shift));
+    expect(width).toBeLessThan(2 ** 20);
+    const rows = await repository.rowsIn(plan.sources, 0, width - 1);
+    const merged = new Float64Array(rows.reduce((sum, row) => sum + row.games.length / POSTING_BYTES, 0));
+    rows.reduce((at, row) => decodeRow(row.base, row.games, merged, at), 0);
+    await repository.moveRange(target, encodeRows(sortedDistinct(merged), plan.shift), plan.sources, 0, width - 1);
+    expect((await repository.rowsIn(plan.sources, 0, 2 ** 20 - 1)).length).toBeGreaterThan(0);
+    await expectSamplesFound();
+
+    // The compactor finds the merge half done and ends it.
+    compactor.kick();
+    await compactor.idle();
+    const after = await repository.runs();
+    expect(after.map((run) => run.run)).toEqual([...runs.filter((run) => run.shift === 20).map((run) => run.run), target]);
+    expect(after.every((run) => run.mergingInto === null)).toBe(true);
+    await expectSamplesFound();
+  });
+
+  it('a row stored before the runs of postings (its buckets in an array under the GIN index) is still found', async () => {
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    await archive.app.get(PostingsCompactor).idle();
+    // What an archive written before migration 1765600000000 holds: every game's buckets in its row, no runs.
+    await db.query('DELETE FROM position_postings');
+    await db.query('DELETE FROM position_runs');
+    await db.query(
+      `UPDATE game_positions p SET buckets = (
+         SELECT coalesce(array_agg(DISTINCT (get_byte(p.tail, i) << 12) | (get_byte(p.tail, i + 1) << 4) | (get_byte(p.tail, i + 2) >> 4)), '{}')
+         FROM generate_series(0, coalesce(octet_length(p.tail), 0) - 1, 11) AS i)`,
+    );
+    await expectSamplesFound();
   });
 });

@@ -1,0 +1,83 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { POSTING_BYTES, decodeRow, encodeRows, mergeSteps, nextMerge, sortedDistinct } from './postings.js';
+import type { MergePlan } from './postings.js';
+import { PositionPostingsRepository } from './postings.repository.js';
+
+/**
+ * Merges the runs of postings in the background (src/positions/postings.ts): told after each write
+ * ({@link kick}), it merges while a size class holds enough runs, one bucket range a statement, so
+ * searches and writes go on between the steps. One merge at a time in a process; on a server one
+ * node at a time. A merge interrupted (the process stopped) is resumed where it stopped.
+ */
+@Injectable()
+export class PostingsCompactor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(PostingsCompactor.name);
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly postings: PositionPostingsRepository) {}
+
+  onApplicationBootstrap(): void {
+    this.kick();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  /** A run was written: merge what is due (now, or after the merging under way). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running !== null) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
+    this.running = this.compact().finally(() => {
+      this.running = null;
+      if (this.again) this.kick();
+    });
+  }
+
+  /** Resolves once no merge is under way or due (for the benches and tests). */
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  private async compact(): Promise<void> {
+    try {
+      await this.postings.whileCompacting(async () => {
+        for (let plan = nextMerge(await this.postings.runs()); plan !== null && !this.stopped; plan = nextMerge(await this.postings.runs())) {
+          if (!(await this.merge(plan))) return;
+        }
+      });
+    } catch (error) {
+      // A merge left half done is resumed by the next one; searches read both halves meanwhile.
+      if (!this.stopped) this.logger.error(`merging the position postings failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** False when it did not run to its end: its runs were claimed by another merge, or the process is stopping. */
+  private async merge(plan: MergePlan): Promise<boolean> {
+    const target = plan.target ?? (await this.postings.claimMerge(plan.sources.map((source) => source.run), plan.shift, plan.postings));
+    if (target === null) return false;
+    let kept = 0;
+    for (const { low, high } of mergeSteps(plan)) {
+      if (this.stopped) return false;
+      const rows = await this.postings.rowsIn(plan.sources, low, high);
+      if (rows.length === 0) continue;
+      const postings = new Float64Array(rows.reduce((sum, row) => sum + row.games.length / POSTING_BYTES, 0));
+      let at = 0;
+      for (const row of rows) at = decodeRow(row.base, row.games, postings, at);
+      const merged = sortedDistinct(postings);
+      kept += merged.length;
+      await this.postings.moveRange(target, encodeRows(merged, plan.shift), plan.sources, low, high);
+    }
+    // Resumed, the steps done before hold postings not counted here: the size is the claim's then.
+    await this.postings.finishMerge(target, plan.target === null ? kept : plan.postings);
+    return true;
+  }
+}

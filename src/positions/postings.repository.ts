@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DatabaseTarget } from '../database/database-target.js';
+import { GenerateSql } from '../database/sql.js';
+import type { Query } from '../database/sql.js';
+import { encodeRows, postingOf, shiftFor, sortedDistinct } from './postings.js';
+import type { EncodedRows } from './postings.js';
+
+/** A run of postings as `position_runs` has it. */
+export interface RunRow {
+  readonly run: number;
+  readonly shift: number;
+  readonly postings: number;
+  /** The run a merge is moving this one into, null when none is. */
+  readonly mergingInto: number | null;
+}
+
+/** One row of a run's postings. */
+export interface PostingRow {
+  readonly run: number;
+  readonly part: number;
+  readonly base: number;
+  readonly games: Buffer;
+}
+
+/** The key of the session-level advisory lock a server's compactor holds while it merges (one node merges at a time). */
+const COMPACTION_LOCK_KEY = 0x7461627570n; // "tabup"
+
+const EXAMPLE_ROWS: EncodedRows = encodeRows(sortedDistinct(Float64Array.of(postingOf(0x80000, 1), postingOf(0x80001, 1), postingOf(0x80000, 2))), 20);
+
+/**
+ * The runs of postings of the later positions' buckets (src/positions/postings.ts): a write's run,
+ * and the steps of a merge. The reads of a search are PositionsRepository's.
+ */
+@Injectable()
+export class PositionPostingsRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly target: DatabaseTarget,
+  ) {}
+
+  /** A run of the games' buckets (each game: its id and the buckets of its later positions), in one statement; nothing when none has any. */
+  @GenerateSql({ params: [[{ id: 1, buckets: [0x80000, 0x80001] }, { id: 2, buckets: [0x80000] }]] })
+  async writeRun(games: readonly { readonly id: number; readonly buckets: readonly number[] }[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
+    let count = 0;
+    for (const game of games) count += game.buckets.length;
+    if (count === 0) return;
+    const postings = new Float64Array(count);
+    let at = 0;
+    for (const game of games) for (const bucket of game.buckets) postings[at++] = postingOf(bucket, game.id);
+    const sorted = sortedDistinct(postings);
+    const rows = encodeRows(sorted, shiftFor(sorted.length));
+    await query(
+      `WITH r AS (INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run)
+       INSERT INTO position_postings (run, part, shift, base, games)
+       SELECT r.run, p.part, $1, p.base, substring($3::bytea FROM p.at FOR p.length)
+       FROM r, unnest($4::int[], $5::bigint[], $6::int[], $7::int[]) AS p(part, base, at, length)`,
+      [rows.shift, sorted.length, rows.bytes, rows.parts, rows.bases, rows.offsets, rows.lengths],
+    );
+  }
+
+  /** Every run, oldest first (a few dozen at most: runs of a size are merged). */
+  @GenerateSql()
+  async runs(): Promise<RunRow[]> {
+    const rows: { run: string; shift: number; postings: string; merging_into: string | null }[] = await this.dataSource.query(
+      `SELECT run, shift, postings, merging_into FROM position_runs ORDER BY run`,
+    );
+    return rows.map((row) => ({ run: Number(row.run), shift: row.shift, postings: Number(row.postings), mergingInto: row.merging_into === null ? null : Number(row.merging_into) }));
+  }
+
+  /**
+   * Starts a merge of the runs into a new one of the given shift and size: the new run, or null when
+   * one of them is being merged already (claimed by another node meanwhile).
+   */
+  @GenerateSql({ params: [[1, 2], 12, 400] })
+  async claimMerge(sources: readonly number[], shift: number, postings: number): Promise<number | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ run }] = (await manager.query(`INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run`, [shift, postings])) as { run: string }[];
+      // Answered through a SELECT: TypeORM answers an UPDATE's own RETURNING as [rows, count].
+      const [{ claimed }] = (await manager.query(
+        `WITH c AS (UPDATE position_runs SET merging_into = $1 WHERE run = ANY($2::bigint[]) AND merging_into IS NULL RETURNING run) SELECT count(*)::int AS claimed FROM c`,
+        [run, sources],
+      )) as { claimed: number }[];
+      if (claimed === sources.length) return Number(run);
+      // Thrown to roll the new run back.
+      throw new ClaimLost();
+    }).catch((error: unknown) => {
+      if (error instanceof ClaimLost) return null;
+      throw error;
+    });
+  }
+
+  /** The rows of the runs (each with its shift) whose bucket ranges lie in buckets `low` … `high`. */
+  @GenerateSql({ params: [[{ run: 1, shift: 20 }], 0, 0xfffff] })
+  async rowsIn(runs: readonly { readonly run: number; readonly shift: number }[], low: number, high: number): Promise<PostingRow[]> {
+    const rows: { run: string; part: number; base: string; games: Buffer }[] = await this.dataSource.query(
+      `SELECT p.run, p.part, p.base, p.games
+       FROM unnest($1::bigint[], $2::int[]) AS r(run, shift)
+       JOIN position_postings p ON p.run = r.run AND p.part BETWEEN ($3::int >> r.shift) AND ($4::int >> r.shift)`,
+      [runs.map((r) => r.run), runs.map((r) => r.shift), low, high],
+    );
+    return rows.map((row) => ({ run: Number(row.run), part: row.part, base: Number(row.base), games: row.games }));
+  }
+
+  /**
+   * One step of a merge, in one statement: the merged rows of buckets `low` … `high` written into
+   * the target run, and the source runs' rows of that range deleted. A search sees each posting
+   * once, before the step or after it.
+   */
+  @GenerateSql({ params: [3, EXAMPLE_ROWS, [{ run: 1, shift: 20 }], 0, 0xfffff] })
+  async moveRange(target: number, rows: EncodedRows, sources: readonly { readonly run: number; readonly shift: number }[], low: number, high: number): Promise<void> {
+    await this.dataSource.query(
+      `WITH gone AS (
+         DELETE FROM position_postings p USING unnest($6::bigint[], $7::int[]) AS r(run, shift)
+         WHERE p.run = r.run AND p.part BETWEEN ($8::int >> r.shift) AND ($9::int >> r.shift)
+       )
+       INSERT INTO position_postings (run, part, shift, base, games)
+       SELECT $1, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
+       FROM unnest($4::int[], $5::bigint[], $10::int[], $11::int[]) AS p(part, base, at, length)`,
+      [target, rows.shift, rows.bytes, rows.parts, rows.bases, sources.map((s) => s.run), sources.map((s) => s.shift), low, high, rows.offsets, rows.lengths],
+    );
+  }
+
+  /** Ends a merge whose every range has moved: the sources go, the target's size is what it holds. */
+  @GenerateSql({ params: [3, 350] })
+  async finishMerge(target: number, postings: number): Promise<void> {
+    await this.dataSource.query(
+      `WITH gone AS (DELETE FROM position_runs WHERE merging_into = $1)
+       UPDATE position_runs SET postings = $2 WHERE run = $1`,
+      [target, postings],
+    );
+  }
+
+  /**
+   * Runs `work` while this process may merge: on a server, under a session-level advisory lock held
+   * on a connection of its own (false at once when another node holds it; released should this
+   * process die); the embedded database has one process.
+   */
+  @GenerateSql({ params: [async () => undefined] })
+  async whileCompacting(work: () => Promise<void>): Promise<boolean> {
+    if (this.target.isEmbedded) {
+      await work();
+      return true;
+    }
+    const holder = this.dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      const [{ locked }] = (await holder.query('SELECT pg_try_advisory_lock($1::bigint) AS locked', [COMPACTION_LOCK_KEY.toString()])) as { locked: boolean }[];
+      if (!locked) return false;
+      try {
+        await work();
+        return true;
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock($1::bigint)', [COMPACTION_LOCK_KEY.toString()]);
+      }
+    } finally {
+      await holder.release();
+    }
+  }
+}
+
+class ClaimLost extends Error {}
