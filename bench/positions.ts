@@ -10,7 +10,6 @@ import { EmbeddedMaintenance } from '../src/database/embedded-maintenance.js';
 import { GoPosition } from '../src/rules/go/index.js';
 import { BLACK, WHITE } from '../src/rules/go/types.js';
 import type { Stone } from '../src/rules/go/types.js';
-import { HEAD_ENTRIES } from '../src/positions/position-rows.js';
 import { PostingsCompactor } from '../src/positions/postings-compactor.js';
 import { gamesInRow } from '../src/positions/postings.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
@@ -112,17 +111,25 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       `positions [${label}]: the import took ${(imported.games / imported.rate).toFixed(0)} s with the index${unindexed === undefined ? '' : `, ${(unindexed.games / unindexed.rate).toFixed(0)} s without`}; ` +
         (embedded ? 'REINDEX not timed on the embedded database' : `building the table's indexes again from its rows (REINDEX) ${((performance.now() - rebuilt) / 1000).toFixed(1)} s`),
     );
-    if (embedded) await db.query('VACUUM ANALYZE game_positions');
-    else await own('VACUUM ANALYZE game_positions');
-    const [size] = await db.query<{ total: string; heap: string; toast: string; indexes: string; plies: string; rows: string }[]>(
-      `SELECT pg_total_relation_size('game_positions') AS total, pg_relation_size('game_positions') AS heap,
+    for (const table of ['game_positions', 'position_postings', 'position_runs', 'position_counts']) {
+      if (embedded) await db.query(`VACUUM ANALYZE ${table}`);
+      else await own(`VACUUM ANALYZE ${table}`);
+    }
+    // The index is the positions' table (rows, out of line, indexes), the runs of postings and the opening keys' counts.
+    const [size] = await db.query<{ heap: string; toast: string; indexes: string; postings: string; counts: string; plies: string; rows: string }[]>(
+      `SELECT pg_relation_size('game_positions') AS heap,
               pg_total_relation_size('game_positions') - pg_relation_size('game_positions') - pg_indexes_size('game_positions') AS toast,
-              pg_indexes_size('game_positions') AS indexes, (SELECT sum(plies + 1) FROM game_positions) AS plies, (SELECT count(*) FROM game_positions) AS rows`,
+              pg_indexes_size('game_positions') AS indexes,
+              pg_total_relation_size('position_postings') + pg_total_relation_size('position_runs') AS postings,
+              pg_total_relation_size('position_counts') AS counts,
+              (SELECT sum(plies + 1) FROM game_positions) AS plies, (SELECT count(*) FROM game_positions) AS rows`,
     );
-    const perPly = Number(size.total) / Number(size.plies);
+    const total = Number(size.heap) + Number(size.toast) + Number(size.indexes) + Number(size.postings) + Number(size.counts);
+    const perPly = total / Number(size.plies);
+    const mb = (bytes: string | number) => (Number(bytes) / 1e6).toFixed(1);
     console.log(
-      `positions [${label}]: ${Number(size.rows)} games, ${Number(size.plies)} positions indexed in ${(Number(size.total) / 1e6).toFixed(1)} MB ` +
-        `(rows ${(Number(size.heap) / 1e6).toFixed(1)}, out of line ${(Number(size.toast) / 1e6).toFixed(1)}, indexes ${(Number(size.indexes) / 1e6).toFixed(1)}): ` +
+      `positions [${label}]: ${Number(size.rows)} games, ${Number(size.plies)} positions indexed in ${mb(total)} MB ` +
+        `(rows ${mb(size.heap)}, out of line ${mb(size.toast)}, indexes ${mb(size.indexes)}, runs of postings ${mb(size.postings)}, opening counts ${mb(size.counts)}): ` +
         `${perPly.toFixed(1)} bytes per indexed ply (goal ≤ 24: ${perPly <= 24 ? 'met' : 'NOT met'})`,
     );
     const samples: { game_id: string; ply: number; key: Buffer; date: string | null; player: string | null }[] = await db.query(
@@ -131,7 +138,7 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
          FROM (SELECT game_id, plies, row_number() OVER () AS n FROM game_positions TABLESAMPLE BERNOULLI (5) ORDER BY random() LIMIT $1) p
        )
        SELECT d.game_id, d.ply,
-              substring(CASE WHEN d.ply < ${HEAD_ENTRIES} THEN p.head ELSE p.tail END FROM (CASE WHEN d.ply < ${HEAD_ENTRIES} THEN d.ply ELSE d.ply - ${HEAD_ENTRIES} END) * 11 + 1 FOR 8) AS key,
+              substring(p.head || coalesce(p.tail, ''::bytea) FROM d.ply * 11 + 1 FOR 8) AS key,
               to_char(a.date_played, 'YYYY-MM') AS date, (SELECT name FROM game_players WHERE game_id = d.game_id ORDER BY seat LIMIT 1) AS player
        FROM drawn d JOIN game_positions p ON p.game_id = d.game_id LEFT JOIN game_analyses a ON a.game_id = d.game_id`,
       [SAMPLES],

@@ -18,12 +18,18 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Rows stored before keep their `buckets` array and its GIN index, which searches still read, and
  * move to runs when re-indexed: nothing existing is read or rewritten here, `buckets` only stops
  * being required (a catalog change). New rows leave it null.
+ *
+ * New rows also keep more of their entries in the row: the table's toast_tuple_target goes from 256
+ * to 512 bytes (a catalog change too; rows stored before are as they were).
  */
 export class PositionPostings1765600000000 implements MigrationInterface {
   name = 'PositionPostings1765600000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE game_positions ALTER COLUMN buckets DROP NOT NULL`);
+    // New rows keep their first ~26 entries in the row (src/positions/position-rows.ts, HEAD_BYTES):
+    // room for them before the row's tail is sent out of line. Rows written before keep theirs.
+    await db.query(`ALTER TABLE game_positions SET (toast_tuple_target = 512)`);
     await db.query(`
       CREATE TABLE position_runs (
         run          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -47,6 +53,7 @@ export class PositionPostings1765600000000 implements MigrationInterface {
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query(`ALTER TABLE game_positions SET (toast_tuple_target = 256)`);
     await db.query(`DROP TABLE position_postings`);
     await db.query(`DROP TABLE position_runs`);
   }

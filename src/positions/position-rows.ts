@@ -1,12 +1,26 @@
 import type { GameAnalysis, PositionTrack } from '../formats/plugin.js';
 
 /**
- * How a game's positions are kept in `game_positions` (migrations/1765000000000-Positions.ts): the
- * first {@link HEAD_ENTRIES} entries in the row and their keys (`openings`) under a GIN index, the
- * rest out of line, and the distinct buckets of their keys in the runs of postings
+ * How a game's positions are kept in `game_positions` (migrations/1765000000000-Positions.ts,
+ * 1765600000000-PositionPostings.ts): the first entries in the row (`head`, {@link HEAD_BYTES} at
+ * most), the rest out of line (`tail`); the keys of the first {@link OPENING_ENTRIES} positions
+ * (`openings`) under a GIN index; the distinct buckets of the later keys in the runs of postings
  * (src/positions/postings.ts), written once the games have their ids.
  */
-export const HEAD_ENTRIES = 6;
+export const OPENING_ENTRIES = 6;
+
+/**
+ * The head holds as many entries as fit in this many bytes (and the openings, whatever their size):
+ * 26 of Go's and Dots' 11-byte entries. Positions just past the openings that thousands of games
+ * reach (a popular line at ply 10) are then confirmed from the rows themselves, without reading
+ * thousands of tails out of line.
+ */
+export const HEAD_BYTES = 288;
+
+/** How many entries of `stride` bytes the head holds. */
+export function headEntries(stride: number): number {
+  return Math.max(OPENING_ENTRIES, Math.floor(HEAD_BYTES / stride));
+}
 
 /**
  * A key's bucket is its top {@link BUCKET_BITS} bits (0 … 2^20-1). Fewer buckets make the index
@@ -59,9 +73,9 @@ export function positionRowFields(track: PositionTrack | null | undefined, analy
   }
   const { entries, stride } = track;
   const count = entries.length / stride;
-  const split = Math.min(count, HEAD_ENTRIES) * stride;
+  const split = Math.min(count, headEntries(stride)) * stride;
   const openings = new Set<string>();
-  for (let at = 0; at < split; at += stride) openings.add(signedKeyAt(entries, at));
+  for (let at = 0; at < Math.min(count, OPENING_ENTRIES) * stride; at += stride) openings.add(signedKeyAt(entries, at));
   return {
     position_plies: count - 1,
     position_openings: `{${[...openings].join(',')}}`,
@@ -71,12 +85,12 @@ export function positionRowFields(track: PositionTrack | null | undefined, analy
   };
 }
 
-/** The buckets of the keys of a game's later positions (past the head), each once: its postings. */
+/** The buckets of the keys of a game's later positions (past the openings), each once: its postings. */
 export function laterBuckets(track: PositionTrack | null | undefined): number[] {
   if (!track || track.entries.length === 0) return [];
   const { entries, stride } = track;
   const buckets = new Set<number>();
-  for (let at = Math.min(entries.length / stride, HEAD_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
+  for (let at = Math.min(entries.length / stride, OPENING_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
   return [...buckets];
 }
 

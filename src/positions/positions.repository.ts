@@ -9,7 +9,7 @@ import type { GameFilters, GameView } from '../games/game-view.js';
 import { whereClause } from '../games/games-search.repository.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
-import { HEAD_ENTRIES, signedKeyAt } from './position-rows.js';
+import { OPENING_ENTRIES, signedKeyAt } from './position-rows.js';
 import { gamesInRow } from './postings.js';
 
 /** What a search by position looks for: the key's 8 bytes, its bucket, the family's entry size. */
@@ -59,7 +59,7 @@ const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'h
 
 /**
  * The position index's reads (src/queries/positions.repository.sql). A key is looked for among the
- * keys of the games' first {@link HEAD_ENTRIES} positions (a GIN index of the keys themselves:
+ * keys of the games' first {@link OPENING_ENTRIES} positions (a GIN index of the keys themselves:
  * the common positions are there), and among the games whose later positions have a key in its
  * bucket (the key's top 20 bits: the runs of postings, src/positions/postings.ts; for rows stored
  * before them, a GIN index of their bucket arrays): each game found so is confirmed by finding the 8
@@ -191,19 +191,19 @@ export class PositionsRepository {
  */
 async function unfilteredGames(query: Query, sought: PositionSought, later: readonly number[], pastId: number | undefined, limit: number, count: () => Promise<number>): Promise<{ hits: PositionHit[]; total: number }> {
   const params: unknown[] = [];
-  const { sql: hits, key, opening, laterHolds } = hitsOf(sought, later, params, 'ids');
+  const { sql: hits, opening, laterHit } = hitsOf(sought, later, params, 'ids');
   const past = pastId === undefined ? '' : ` AND p.game_id < $${params.push(pastId)}`;
   const size = `$${params.push(limit)}`;
   const rows = await query<SummaryRow & { at: number; entry: Buffer; total: string }>(
     `WITH counted AS (
        SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (${opening})[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND position(${key} IN p.tail) > 0) AS total
+            + (SELECT count(*) FROM game_positions p WHERE ${laterHit} AND NOT p.openings @> ${opening}) AS total
      ), ids AS (
        SELECT game_id FROM (
          (SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past} ORDER BY p.game_id DESC LIMIT ${size})
          UNION ALL
          -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE ${laterHolds} AND NOT p.openings @> ${opening}${past} AND position(${key} IN p.tail) > 0
+         SELECT p.game_id FROM game_positions p WHERE ${laterHit} AND NOT p.openings @> ${opening}${past}
        ) both_indexes ORDER BY game_id DESC LIMIT ${size}
      ), ${hits}
      SELECT ${SUMMARY_COLUMNS}, h.at, h.entry, (SELECT total FROM counted) AS total
@@ -224,13 +224,14 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
 
 /**
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
- * result, played) of the games reaching the sought position, and the placeholders of the key, the
- * opening-key array, and the condition on a `game_positions p` row that its later positions may hold
- * the key: `later`, the games the runs of postings name, or (a row stored before them, with a
- * bucket array) the bucket's GIN index. Its parameters are added to `params`.
+ * result, played) of the games reaching the sought position; the placeholder of the opening-key
+ * array; and `laterHit`, the condition on a `game_positions p` row that it is a candidate by its
+ * later positions — `later`, the games the runs of postings name, or (a row stored before them,
+ * with a bucket array) by the bucket's GIN index — and holds the key in its entries. Its parameters
+ * are added to `params`.
  * `onlyIn`: the name of a CTE of game ids (`game_id`) the search is limited to.
  */
-function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[], onlyIn?: string): { sql: string; key: string; opening: string; laterHolds: string } {
+function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[], onlyIn?: string): { sql: string; opening: string; laterHit: string } {
   const param = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
@@ -242,19 +243,22 @@ function hitsOf(sought: PositionSought, later: readonly number[], params: unknow
   const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY(${param(sought.transforms)}::int[])`;
   const among = onlyIn === undefined ? '' : ` AND p.game_id IN (SELECT game_id FROM ${onlyIn})`;
   // The games whose first positions hold the key (found by the key itself), then the others whose
-  // later positions may (found by its bucket), confirmed by finding the key in their tails. A key
-  // found at an offset that is no entry's start is 8 bytes of two entries: no match (the chance of
-  // it is that of 64 random bits agreeing).
+  // later positions may (found by its bucket), confirmed by finding the key in their entries: in
+  // the row's head first, the tail (out of line) read only when the head lacks it. A key found at an
+  // offset that is no entry's start is 8 bytes of two entries: no match (the chance of it is that of
+  // 64 random bits agreeing).
   const sql = `f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
          WHERE p.openings @> ${opening} AND h.at > 0${among}
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR ${stride}), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.tail) AS at) t
-         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND t.at > 0${among}
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR ${stride}) ELSE substring(p.tail FROM t.at FOR ${stride}) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position(${key} IN p.tail) END AS at) t
+         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)${among}
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
        )`;
-  return { sql, key, opening, laterHolds };
+  return { sql, opening, laterHit: `${laterHolds} AND (position(${key} IN p.head) > 0 OR position(${key} IN p.tail) > 0)` };
 }

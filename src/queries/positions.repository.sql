@@ -17,22 +17,24 @@ SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
 
 WITH counted AS (
        SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
+            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]) AS total
      ), ids AS (
        SELECT game_id FROM (
          (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] ORDER BY p.game_id DESC LIMIT $6)
          UNION ALL
          -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0
+         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]
        ) both_indexes ORDER BY game_id DESC LIMIT $6
      ), f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0) AND p.game_id IN (SELECT game_id FROM ids)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        )
@@ -54,9 +56,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
@@ -67,22 +71,24 @@ SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
 
 WITH counted AS (
        SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND position($1::bytea IN p.tail) > 0) AS total
+            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]) AS total
      ), ids AS (
        SELECT game_id FROM (
          (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] AND p.game_id < $6 ORDER BY p.game_id DESC LIMIT $7)
          UNION ALL
          -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $6 AND position($1::bytea IN p.tail) > 0
+         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $6
        ) both_indexes ORDER BY game_id DESC LIMIT $7
      ), f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0) AND p.game_id IN (SELECT game_id FROM ids)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        )
@@ -104,9 +110,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
@@ -120,9 +128,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $4::int) ELSE substring(p.tail FROM t.at FOR $4::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
        ), matched AS (
@@ -148,9 +158,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $4::int) ELSE substring(p.tail FROM t.at FOR $4::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
        )
@@ -166,9 +178,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        ) SELECT count(*) AS n FROM hit;
@@ -182,9 +196,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$4::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $5::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($6::bigint[]) OR p.buckets @> ARRAY[$7::int]) AND NOT p.openings @> ARRAY[$4::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($3::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($6::bigint[]) OR p.buckets @> ARRAY[$7::int]) AND NOT p.openings @> ARRAY[$4::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        )
@@ -200,9 +216,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $3::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
        )
@@ -220,9 +238,11 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, octet_length(p.head) + t.at - 1, substring(p.tail FROM t.at FOR $4::int), p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.tail) AS at) t
-         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND t.at > 0
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $4::int) ELSE substring(p.tail FROM t.at FOR $4::int) END, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0
        )

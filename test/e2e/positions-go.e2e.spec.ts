@@ -335,9 +335,11 @@ describe('positions: the GNU Go games against a brute-force search', () => {
   it('a row stored before the runs of postings (its buckets in an array under the GIN index) is still found', async () => {
     const db = archive.app.get<DataSource>(getDataSourceToken());
     await archive.app.get(PostingsCompactor).idle();
-    // What an archive written before migration 1765600000000 holds: every game's buckets in its row, no runs.
+    // What an archive written before migration 1765600000000 holds: 6 entries of 11 bytes in every
+    // row's head, the rest in its tail, the buckets of the tail's keys in the row; no runs.
     await db.query('DELETE FROM position_postings');
     await db.query('DELETE FROM position_runs');
+    await db.query(`UPDATE game_positions SET head = substring(head FROM 1 FOR 66), tail = nullif(substring(head FROM 67) || coalesce(tail, ''::bytea), ''::bytea)`);
     await db.query(
       `UPDATE game_positions p SET buckets = (
          SELECT coalesce(array_agg(DISTINCT (get_byte(p.tail, i) << 12) | (get_byte(p.tail, i + 1) << 4) | (get_byte(p.tail, i + 2) >> 4)), '{}')
