@@ -49,27 +49,28 @@ export async function run(): Promise<void> {
     const made = performance.now();
     const { games, files } = await packGames(tygem, wanted, tarPath, { turnCopies: true });
     console.log(`positions: ${games} TYGEM games (copies turned) as ${files} SGF collections, ${((await stat(tarPath)).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - made) / 1000).toFixed(1)} s`);
-    const brute = await bruteForceFloor(tygem, wanted);
-    console.log(
-      `positions: brute force, the position after ply 30 of the first game looked for in all ${brute.games} games by replaying each with the rules engine ` +
-        `and comparing boards under 8 symmetries: ${(brute.ms / 1000).toFixed(1)} s, ${brute.found} games found`,
-    );
     // BENCH_POSITIONS_EMBEDDED=false: the PostgreSQL server alone (a million games).
     if (process.env.BENCH_POSITIONS_EMBEDDED !== 'false') {
       await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') }, { DATA_DIR: join(folder, 'data-without') }, { DATA_DIR: join(folder, 'data-bare') });
     }
     const serverUrl = process.env.BENCH_DATABASE_URL;
-    if (!serverUrl) {
+    if (serverUrl) {
+      // The baselines' archives only when they are imported (BENCH_POSITIONS_BASELINES).
+      await withScratchDatabase(serverUrl, 'tabula_bench_positions', (url) =>
+        BASELINES
+          ? withScratchDatabase(serverUrl, 'tabula_bench_positions_without', (without) =>
+              withScratchDatabase(serverUrl, 'tabula_bench_positions_bare', (bare) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, { DATABASE_URL: without }, { DATABASE_URL: bare })),
+            )
+          : measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, {}, {}),
+      );
+    } else {
       console.log('positions: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
-      return;
     }
-    // The baselines' archives only when they are imported (BENCH_POSITIONS_BASELINES).
-    await withScratchDatabase(serverUrl, 'tabula_bench_positions', (url) =>
-      BASELINES
-        ? withScratchDatabase(serverUrl, 'tabula_bench_positions_without', (without) =>
-            withScratchDatabase(serverUrl, 'tabula_bench_positions_bare', (bare) => measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, { DATABASE_URL: without }, { DATABASE_URL: bare })),
-          )
-        : measure('PostgreSQL server', tarPath, { DATABASE_URL: url }, {}, {}),
+    // Last: its replay of every game in this process would otherwise raise the imports' peak RSS.
+    const brute = await bruteForceFloor(tygem, wanted);
+    console.log(
+      `positions: brute force, the position after ply 30 of the first game looked for in all ${brute.games} games by replaying each with the rules engine ` +
+        `and comparing boards under 8 symmetries: ${(brute.ms / 1000).toFixed(1)} s, ${brute.found} games found`,
     );
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -24,6 +24,13 @@ export interface NewGame {
   readonly inUpload?: { readonly uploadId: number; readonly start: number; readonly end: number };
 }
 
+/** A game with eight positions past the openings (keys of made-up bytes): its postings are a run. */
+const EXAMPLE_TRACKED_GAME: NewGame = (() => {
+  const game = exampleGame('(;GM[1]SZ[9];B[ee])');
+  const entries = Uint8Array.from({ length: 14 * 11 }, (_, i) => (i * 37 + 11) & 0xff);
+  return { ...game, record: { ...game.record, positions: { family: 'go', stride: 11, entries } } };
+})();
+
 /**
  * Files of at most this many bytes keep them in the games row (`games.raw`, checked by the table):
  * a row of their own in game_files would cost about 40 bytes more. Larger ones live in game_files.
@@ -93,15 +100,19 @@ export class GamesWriteRepository {
    */
   @GenerateSql({ params: [exampleGame('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[qd])')] })
   async insert(game: NewGame): Promise<Inserted> {
-    const [inserted] = await this.dataSource.transaction((manager) => this.insertMany([game], (sql, params) => manager.query(sql, params)));
-    return inserted;
+    return this.dataSource.transaction(async (manager) => {
+      const query: Query = (sql, params) => manager.query(sql, params);
+      const inserted = await this.insertMany([game], query);
+      await this.writePostings([game], inserted, query);
+      return inserted[0];
+    });
   }
 
   /**
    * Inserts games with their bytes and index rows in one statement (a collection's games a batch at
-   * a time), then their postings in a second: call it within a transaction (and tell the
-   * PostingsCompactor once that commits). One result per game, in order. A game whose bytes the archive has, or an earlier game of
+   * a time): one result per game, in order. A game whose bytes the archive has, or an earlier game of
    * the batch has, is not inserted (`created: false`); the caller finds the game that has them.
+   * Their postings are {@link writePostings}' (one run for every batch of a transaction).
    */
   @GenerateSql(
     { name: 'every file small enough to stay in its row', params: [[exampleGame('(;GM[1];B[aa])'), exampleGame('(;GM[1];B[bb])')]] },
@@ -181,20 +192,28 @@ export class GamesWriteRepository {
     );
     // A game without a row: its bytes were stored meanwhile (a racing upload), or earlier in the batch.
     const made = new Map(rows.map((row) => [row.sha256, row]));
-    // The buckets of the new games' later positions, as a run of postings: in the caller's transaction, which tells the compactor once it commits.
-    await this.postings.writeRun(
-      batch.flatMap((game) => {
-        const row = made.get(game.sha256);
-        return row === undefined ? [] : [{ id: Number(row.id), buckets: laterBuckets(game.record.positions) }];
-      }),
-      query,
-    );
     return games.map((game, index) => {
       const row = made.get(game.sha256);
       return row !== undefined && first.get(game.sha256) === index
         ? { id: Number(row.id), uploadedAt: row.uploaded_at, created: true }
         : { created: false };
     });
+  }
+
+  /**
+   * The run of postings of the games just inserted (src/positions/postings.ts): the buckets of their
+   * later positions, one run for every batch of the caller's transaction, written in it (tell the
+   * PostingsCompactor once it commits). Nothing when none of them has later positions.
+   */
+  @GenerateSql({ params: [[EXAMPLE_TRACKED_GAME], [{ id: Number(EXAMPLE.game), uploadedAt: new Date(0), created: true }]] })
+  async writePostings(games: readonly NewGame[], inserted: readonly Inserted[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
+    await this.postings.writeRun(
+      games.flatMap((game, index) => {
+        const made = inserted[index];
+        return made.created ? [{ id: made.id, buckets: laterBuckets(game.record.positions) }] : [];
+      }),
+      query,
+    );
   }
 
   /**

@@ -95,9 +95,10 @@ export class PositionPostingsRepository {
   @GenerateSql({ params: [[{ run: 1, shift: 20 }], 0, 0xfffff] })
   async rowsIn(runs: readonly { readonly run: number; readonly shift: number }[], low: number, high: number): Promise<PostingRow[]> {
     const rows: { run: string; part: number; base: string; games: Buffer }[] = await this.dataSource.query(
+      // A lookup by the primary key per run (OFFSET 0 keeps the planner from joining the whole table instead).
       `SELECT p.run, p.part, p.base, p.games
        FROM unnest($1::bigint[], $2::int[]) AS r(run, shift)
-       JOIN position_postings p ON p.run = r.run AND p.part BETWEEN ($3::int >> r.shift) AND ($4::int >> r.shift)`,
+       CROSS JOIN LATERAL (SELECT * FROM position_postings q WHERE q.run = r.run AND q.part BETWEEN ($3::int >> r.shift) AND ($4::int >> r.shift) OFFSET 0) p`,
       [runs.map((r) => r.run), runs.map((r) => r.shift), low, high],
     );
     return rows.map((row) => ({ run: Number(row.run), part: row.part, base: Number(row.base), games: row.games }));
@@ -111,9 +112,12 @@ export class PositionPostingsRepository {
   @GenerateSql({ params: [3, EXAMPLE_ROWS, [{ run: 1, shift: 20 }], 0, 0xfffff] })
   async moveRange(target: number, rows: EncodedRows, sources: readonly { readonly run: number; readonly shift: number }[], low: number, high: number): Promise<void> {
     await this.dataSource.query(
+      // The rows to delete found as rowsIn finds them, by the primary key per run, and deleted by their row ids.
       `WITH gone AS (
-         DELETE FROM position_postings p USING unnest($6::bigint[], $7::int[]) AS r(run, shift)
-         WHERE p.run = r.run AND p.part BETWEEN ($8::int >> r.shift) AND ($9::int >> r.shift)
+         DELETE FROM position_postings WHERE ctid = ANY(ARRAY(
+           SELECT p.ctid FROM unnest($6::bigint[], $7::int[]) AS r(run, shift)
+           CROSS JOIN LATERAL (SELECT ctid FROM position_postings q WHERE q.run = r.run AND q.part BETWEEN ($8::int >> r.shift) AND ($9::int >> r.shift) OFFSET 0) p
+         ))
        )
        INSERT INTO position_postings (run, part, shift, base, games)
        SELECT $1, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)

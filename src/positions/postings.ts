@@ -172,7 +172,7 @@ export function nextMerge(runs: readonly PlannedRun[]): MergePlan | null {
 }
 
 /** About how many postings one step of a merge reads and writes. */
-export const STEP_POSTINGS = 1 << 16;
+export const STEP_POSTINGS = 1 << 18;
 
 /**
  * The bucket ranges a merge moves one step at a time: about {@link STEP_POSTINGS} postings each, and

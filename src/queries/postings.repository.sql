@@ -22,12 +22,14 @@ COMMIT;
 -- PositionPostingsRepository.rowsIn
 SELECT p.run, p.part, p.base, p.games
        FROM unnest($1::bigint[], $2::int[]) AS r(run, shift)
-       JOIN position_postings p ON p.run = r.run AND p.part BETWEEN ($3::int >> r.shift) AND ($4::int >> r.shift);
+       CROSS JOIN LATERAL (SELECT * FROM position_postings q WHERE q.run = r.run AND q.part BETWEEN ($3::int >> r.shift) AND ($4::int >> r.shift) OFFSET 0) p;
 
 -- PositionPostingsRepository.moveRange
 WITH gone AS (
-         DELETE FROM position_postings p USING unnest($6::bigint[], $7::int[]) AS r(run, shift)
-         WHERE p.run = r.run AND p.part BETWEEN ($8::int >> r.shift) AND ($9::int >> r.shift)
+         DELETE FROM position_postings WHERE ctid = ANY(ARRAY(
+           SELECT p.ctid FROM unnest($6::bigint[], $7::int[]) AS r(run, shift)
+           CROSS JOIN LATERAL (SELECT ctid FROM position_postings q WHERE q.run = r.run AND q.part BETWEEN ($8::int >> r.shift) AND ($9::int >> r.shift) OFFSET 0) p
+         ))
        )
        INSERT INTO position_postings (run, part, shift, base, games)
        SELECT $1, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)

@@ -10,6 +10,8 @@ import type { UploadGameOutcome } from './dto/upload.dto.js';
 
 /** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
 const INSERT_BATCH = 1000;
+/** The games of one run of postings at most (about 2 M postings, 16 MB while it is sorted). */
+const RUN_GAMES = 10 * INSERT_BATCH;
 
 /** A kept file as stored: its columns and its games in file order. */
 export interface UploadView {
@@ -148,7 +150,14 @@ export class UploadsRepository {
       const entries: { start: number; end: number; outcome: UploadGameOutcome; gameId: number }[] = [];
       const fresh = upload.games.flatMap((entry) => ('game' in entry ? [{ ...entry.game, inUpload: { uploadId, start: entry.start, end: entry.end } }] : []));
       const inserted: Inserted[] = [];
-      for (let from = 0; from < fresh.length; from += INSERT_BATCH) inserted.push(...(await this.games.insertMany(fresh.slice(from, from + INSERT_BATCH), query)));
+      for (let from = 0; from < fresh.length; from += INSERT_BATCH) {
+        inserted.push(...(await this.games.insertMany(fresh.slice(from, from + INSERT_BATCH), query)));
+        // A run of postings per RUN_GAMES games (a file's games together, a huge file's in parts).
+        const written = Math.floor(from / RUN_GAMES) * RUN_GAMES;
+        if (inserted.length - written >= RUN_GAMES || inserted.length === fresh.length) {
+          await this.games.writePostings(fresh.slice(written, inserted.length), inserted.slice(written), query);
+        }
+      }
       // Games not inserted have bytes the archive has (stored meanwhile, or earlier in this file): duplicates of that game.
       const twins = await this.games.idsBySha256(
         fresh.filter((_, index) => !inserted[index].created).map((game) => game.sha256),
