@@ -220,12 +220,12 @@ export async function importInto(settings: Record<string, string>, tarPath: stri
 async function bareSql(db: DataSource, key: Buffer): Promise<number> {
   const bucket = (key[0] << 12) | (key[1] << 4) | (key[2] >> 4);
   const started = performance.now();
-  const rows: { base: string; games: Buffer }[] = await db.query(
-    `SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift) CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p`,
+  const rows: { part: number; shift: number; base: string; games: Buffer }[] = await db.query(
+    `SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift) CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p`,
     [bucket],
   );
   const later: number[] = [];
-  for (const row of rows) gamesInRow(Number(row.base), row.games, bucket, later);
+  for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, bucket, later);
   await db.query(
     `WITH hit AS (
        SELECT game_id, position($1::bytea IN head) - 1 AS at FROM game_positions WHERE openings @> ARRAY[$3::bigint]

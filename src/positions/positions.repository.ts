@@ -171,13 +171,13 @@ export class PositionsRepository {
    */
   @GenerateSql({ params: [0x80000] })
   async laterGames(bucket: number): Promise<number[]> {
-    const rows: { base: string; games: Buffer }[] = await this.dataSource.query(
-      `SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p`,
+    const rows: { part: number; shift: number; base: string; games: Buffer }[] = await this.dataSource.query(
+      `SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p`,
       [bucket],
     );
     const games: number[] = [];
-    for (const row of rows) gamesInRow(Number(row.base), row.games, bucket, games);
+    for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, bucket, games);
     return games;
   }
 }

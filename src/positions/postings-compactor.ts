@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { POSTING_BYTES, decodeRow, encodeRows, mergeSteps, nextMerge, sortedDistinct } from './postings.js';
+import { decodeRow, encodeRows, mergeSteps, nextMerge, postingsInRow, sortedDistinct } from './postings.js';
 import type { MergePlan } from './postings.js';
 import { PositionPostingsRepository } from './postings.repository.js';
 
@@ -69,9 +69,9 @@ export class PostingsCompactor implements OnApplicationBootstrap, OnApplicationS
       if (this.stopped) return false;
       const rows = await this.postings.rowsIn(plan.sources, low, high);
       if (rows.length === 0) continue;
-      const postings = new Float64Array(rows.reduce((sum, row) => sum + row.games.length / POSTING_BYTES, 0));
+      const postings = new Float64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
       let at = 0;
-      for (const row of rows) at = decodeRow(row.base, row.games, postings, at);
+      for (const row of rows) at = decodeRow(row, postings, at);
       const merged = sortedDistinct(postings);
       kept += merged.length;
       await this.postings.moveRange(target, encodeRows(merged, plan.shift), plan.sources, low, high);

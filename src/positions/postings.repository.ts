@@ -5,7 +5,7 @@ import { DatabaseTarget } from '../database/database-target.js';
 import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
 import { encodeRows, postingOf, shiftFor, sortedDistinct } from './postings.js';
-import type { EncodedRows } from './postings.js';
+import type { EncodedRows, StoredRow } from './postings.js';
 
 /** A run of postings as `position_runs` has it. */
 export interface RunRow {
@@ -17,12 +17,12 @@ export interface RunRow {
 }
 
 /** One row of a run's postings. */
-export interface PostingRow {
+export interface PostingRow extends StoredRow {
   readonly run: number;
-  readonly part: number;
-  readonly base: number;
-  readonly games: Buffer;
 }
+
+/** About how many bytes of postings one statement of a write carries. */
+const STATEMENT_BYTES = 256 * 1024;
 
 /** The key of the session-level advisory lock a server's compactor holds while it merges (one node merges at a time). */
 const COMPACTION_LOCK_KEY = 0x7461627570n; // "tabup"
@@ -51,13 +51,28 @@ export class PositionPostingsRepository {
     for (const game of games) for (const bucket of game.buckets) postings[at++] = postingOf(bucket, game.id);
     const sorted = sortedDistinct(postings);
     const rows = encodeRows(sorted, shiftFor(sorted.length));
-    await query(
-      `WITH r AS (INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run)
-       INSERT INTO position_postings (run, part, shift, base, games)
-       SELECT r.run, p.part, $1, p.base, substring($3::bytea FROM p.at FOR p.length)
-       FROM r, unnest($4::int[], $5::bigint[], $6::int[], $7::int[]) AS p(part, base, at, length)`,
-      [rows.shift, sorted.length, rows.bytes, rows.parts, rows.bases, rows.offsets, rows.lengths],
-    );
+    const [{ run }] = await query<{ run: string }>(`INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run`, [rows.shift, sorted.length]);
+    // Its rows a few hundred kB a statement: the embedded database's memory (WebAssembly) grows to hold the largest statement it is sent, and never shrinks.
+    for (let first = 0; first < rows.parts.length; ) {
+      let last = first;
+      while (last + 1 < rows.parts.length && rows.offsets[last + 1] + rows.lengths[last + 1] - rows.offsets[first] <= STATEMENT_BYTES) last++;
+      const from = rows.offsets[first] - 1;
+      await query(
+        `INSERT INTO position_postings (run, part, shift, base, games)
+         SELECT $1, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
+         FROM unnest($4::int[], $5::bigint[], $6::int[], $7::int[]) AS p(part, base, at, length)`,
+        [
+          run,
+          rows.shift,
+          rows.bytes.subarray(from, rows.offsets[last] - 1 + rows.lengths[last]),
+          rows.parts.slice(first, last + 1),
+          rows.bases.slice(first, last + 1),
+          rows.offsets.slice(first, last + 1).map((offset) => offset - from),
+          rows.lengths.slice(first, last + 1),
+        ],
+      );
+      first = last + 1;
+    }
   }
 
   /** Every run, oldest first (a few dozen at most: runs of a size are merged). */
@@ -94,14 +109,14 @@ export class PositionPostingsRepository {
   /** The rows of the runs (each with its shift) whose bucket ranges lie in buckets `low` … `high`. */
   @GenerateSql({ params: [[{ run: 1, shift: 20 }], 0, 0xfffff] })
   async rowsIn(runs: readonly { readonly run: number; readonly shift: number }[], low: number, high: number): Promise<PostingRow[]> {
-    const rows: { run: string; part: number; base: string; games: Buffer }[] = await this.dataSource.query(
+    const rows: { run: string; part: number; shift: number; base: string; games: Buffer }[] = await this.dataSource.query(
       // A lookup by the primary key per run (OFFSET 0 keeps the planner from joining the whole table instead).
-      `SELECT p.run, p.part, p.base, p.games
+      `SELECT p.run, p.part, p.shift, p.base, p.games
        FROM unnest($1::bigint[], $2::int[]) AS r(run, shift)
        CROSS JOIN LATERAL (SELECT * FROM position_postings q WHERE q.run = r.run AND q.part BETWEEN ($3::int >> r.shift) AND ($4::int >> r.shift) OFFSET 0) p`,
       [runs.map((r) => r.run), runs.map((r) => r.shift), low, high],
     );
-    return rows.map((row) => ({ run: Number(row.run), part: row.part, base: Number(row.base), games: row.games }));
+    return rows.map((row) => ({ run: Number(row.run), part: row.part, shift: row.shift, base: Number(row.base), games: row.games }));
   }
 
   /**

@@ -10,14 +10,14 @@ import { BUCKET_BITS } from './position-rows.js';
  *
  * A run is cut into rows by bucket range: row `part` of a run with `shift` s holds the postings of
  * buckets `part << s` to `((part + 1) << s) - 1`, the shift chosen so a row holds about
- * {@link ROW_POSTINGS} postings. Each posting is {@link POSTING_BYTES} bytes: the bucket (3 bytes)
- * and the game's id less the row's `base`, its smallest id (4 bytes), big-endian, in the order of
- * (bucket, game).
+ * {@link ROW_POSTINGS} postings. A row's bytes are a byte giving the widths, then its postings in
+ * the order of (bucket, game), each the bucket less the row's first (s bits, in as few whole bytes:
+ * none when s is 0) and the game's id less the row's `base`, its smallest id (in as few bytes as the
+ * row's largest needs), big-endian: 3 to 4 bytes a posting for runs of thousands of games.
  *
  * In memory a posting is one number, `bucket * 2^33 + game id` (exact: 20 + 33 bits), so a run's
  * postings sort as a Float64Array.
  */
-export const POSTING_BYTES = 7;
 /** About how many postings a row holds: about 1.4 kB, kept in the row (no TOAST). */
 export const ROW_POSTINGS = 200;
 /** Runs whose posting counts share a power of {@link MERGE_FANOUT} are merged once there are that many of them. */
@@ -71,60 +71,102 @@ export function sortedDistinct(postings: Float64Array): Float64Array {
   return postings.subarray(0, kept);
 }
 
+/** The bytes a value below 2^bits takes, and the bytes a value up to `largest` takes (at least one). */
+const bytesOfBits = (bits: number) => Math.ceil(bits / 8);
+const bytesFor = (largest: number) => (largest < 0x100 ? 1 : largest < 0x10000 ? 2 : largest < 0x1000000 ? 3 : 4);
+
+function writeBigEndian(bytes: Buffer, at: number, value: number, width: number): void {
+  for (let i = width - 1; i >= 0; i--) {
+    bytes[at + i] = value & 0xff;
+    value = Math.floor(value / 256);
+  }
+}
+
+function readBigEndian(bytes: Uint8Array, at: number, width: number): number {
+  let value = 0;
+  for (let i = 0; i < width; i++) value = value * 256 + bytes[at + i];
+  return value;
+}
+
 /** Sorted, distinct postings as the rows of a run with the given shift. */
 export function encodeRows(sorted: Float64Array, shift: number): EncodedRows {
-  const bytes = Buffer.allocUnsafe(sorted.length * POSTING_BYTES);
-  const rows: EncodedRows = { shift, parts: [], bases: [], offsets: [], lengths: [], bytes };
+  const bucketBytes = bytesOfBits(shift);
+  // At most 4 + 3 bytes a posting, and a byte a row.
+  const bytes = Buffer.allocUnsafe(sorted.length * 8);
+  const rows = { shift, parts: [] as number[], bases: [] as number[], offsets: [] as number[], lengths: [] as number[] };
   let at = 0;
   for (let start = 0; start < sorted.length; ) {
     const part = bucketOfPosting(sorted[start]) >>> shift;
     let end = start;
     let base = Number.MAX_SAFE_INTEGER;
+    let top = 0;
     while (end < sorted.length && bucketOfPosting(sorted[end]) >>> shift === part) {
-      base = Math.min(base, gameOfPosting(sorted[end]));
+      const game = gameOfPosting(sorted[end]);
+      base = Math.min(base, game);
+      top = Math.max(top, game);
       end++;
     }
+    if (top - base >= 2 ** 32) throw new RangeError(`game ids ${base} and ${top} are too far apart for one row of postings`);
+    const gameBytes = bytesFor(top - base);
     rows.parts.push(part);
     rows.bases.push(base);
     rows.offsets.push(at + 1);
-    rows.lengths.push((end - start) * POSTING_BYTES);
+    rows.lengths.push(1 + (end - start) * (bucketBytes + gameBytes));
+    bytes[at++] = (bucketBytes << 4) | gameBytes;
+    const first = part << shift;
     for (let i = start; i < end; i++) {
-      const bucket = bucketOfPosting(sorted[i]);
-      const offset = gameOfPosting(sorted[i]) - base;
-      if (offset >= 2 ** 32) throw new RangeError(`game ids ${base} and ${base + offset} are too far apart for one row of postings`);
-      bytes[at] = bucket >>> 16;
-      bytes[at + 1] = (bucket >>> 8) & 0xff;
-      bytes[at + 2] = bucket & 0xff;
-      bytes.writeUInt32BE(offset, at + 3);
-      at += POSTING_BYTES;
+      writeBigEndian(bytes, at, bucketOfPosting(sorted[i]) - first, bucketBytes);
+      writeBigEndian(bytes, at + bucketBytes, gameOfPosting(sorted[i]) - base, gameBytes);
+      at += bucketBytes + gameBytes;
     }
     start = end;
   }
-  return rows;
+  return { ...rows, bytes: bytes.subarray(0, at) };
+}
+
+/** A row as a search or a merge reads it. */
+export interface StoredRow {
+  readonly part: number;
+  readonly shift: number;
+  readonly base: number;
+  readonly games: Uint8Array;
+}
+
+/** How many postings a row holds. */
+export function postingsInRow(row: StoredRow): number {
+  const width = (row.games[0] >>> 4) + (row.games[0] & 0x0f);
+  return (row.games.length - 1) / width;
 }
 
 /** The postings of a row, appended to `into` from `at`; the index after the last. */
-export function decodeRow(base: number, bytes: Uint8Array, into: Float64Array, at: number): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i + POSTING_BYTES <= bytes.length; i += POSTING_BYTES) {
-    into[at++] = postingOf((bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2], base + view.getUint32(i + 3));
+export function decodeRow(row: StoredRow, into: Float64Array, at: number): number {
+  const { games: bytes } = row;
+  const bucketBytes = bytes[0] >>> 4;
+  const gameBytes = bytes[0] & 0x0f;
+  const first = row.part << row.shift;
+  for (let i = 1; i + bucketBytes + gameBytes <= bytes.length; i += bucketBytes + gameBytes) {
+    into[at++] = postingOf(first + readBigEndian(bytes, i, bucketBytes), row.base + readBigEndian(bytes, i + bucketBytes, gameBytes));
   }
   return at;
 }
 
 /** The games of a row holding `bucket`: the row is sorted by bucket, so a binary search finds the first. */
-export function gamesInRow(base: number, bytes: Uint8Array, bucket: number, into: number[]): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const bucketAt = (index: number) => (bytes[index * POSTING_BYTES] << 16) | (bytes[index * POSTING_BYTES + 1] << 8) | bytes[index * POSTING_BYTES + 2];
-  const count = Math.floor(bytes.length / POSTING_BYTES);
+export function gamesInRow(row: StoredRow, bucket: number, into: number[]): void {
+  const { games: bytes } = row;
+  const bucketBytes = bytes[0] >>> 4;
+  const gameBytes = bytes[0] & 0x0f;
+  const width = bucketBytes + gameBytes;
+  const sought = bucket - (row.part << row.shift);
+  const bucketAt = (index: number) => readBigEndian(bytes, 1 + index * width, bucketBytes);
+  const count = (bytes.length - 1) / width;
   let low = 0;
   let high = count;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (bucketAt(middle) < bucket) low = middle + 1;
+    if (bucketAt(middle) < sought) low = middle + 1;
     else high = middle;
   }
-  for (let index = low; index < count && bucketAt(index) === bucket; index++) into.push(base + view.getUint32(index * POSTING_BYTES + 3));
+  for (let index = low; index < count && bucketAt(index) === sought; index++) into.push(row.base + readBigEndian(bytes, 1 + index * width + bucketBytes, gameBytes));
 }
 
 /** A run as the compactor plans with it. */

@@ -12,8 +12,8 @@ SELECT fa.name AS family, p.plies, p.head, p.tail,
 SELECT 1 FROM games WHERE id = $1;
 
 -- PositionsRepository.games (newest first)
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH counted AS (
        SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
@@ -48,8 +48,8 @@ WITH counted AS (
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
@@ -66,8 +66,8 @@ WITH f AS (
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (the next page)
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH counted AS (
        SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
@@ -102,8 +102,8 @@ WITH counted AS (
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
@@ -120,8 +120,8 @@ WITH f AS (
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (exact, a player, past a game)
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
@@ -150,8 +150,8 @@ WITH f AS (
        ORDER BY g.id DESC
        LIMIT $9;
 
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
@@ -170,8 +170,8 @@ WITH f AS (
            WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PositionsRepository.count (every game)
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
@@ -188,8 +188,8 @@ WITH f AS (
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.count (in a period)
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
@@ -208,8 +208,8 @@ WITH f AS (
            WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
 
 -- PositionsRepository.moves (every game)
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
@@ -230,8 +230,8 @@ WITH f AS (
        GROUP BY 1, 2;
 
 -- PositionsRepository.moves (a player)
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
@@ -252,5 +252,5 @@ WITH f AS (
        GROUP BY 1, 2;
 
 -- PositionsRepository.laterGames
-SELECT p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
+       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;

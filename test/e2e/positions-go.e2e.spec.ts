@@ -11,7 +11,7 @@ import type { Position, Replayed } from '../support/positions/go-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
 import { PostingsCompactor } from '../../src/positions/postings-compactor.js';
 import { PositionPostingsRepository } from '../../src/positions/postings.repository.js';
-import { POSTING_BYTES, decodeRow, encodeRows, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
+import { decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
 
 /*
  * Search by position on the GNU Go games, checked against a brute-force search written here: every
@@ -317,8 +317,8 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     const width = 2 ** Math.max(plan.shift, ...plan.sources.map((source) => source.shift));
     expect(width).toBeLessThan(2 ** 20);
     const rows = await repository.rowsIn(plan.sources, 0, width - 1);
-    const merged = new Float64Array(rows.reduce((sum, row) => sum + row.games.length / POSTING_BYTES, 0));
-    rows.reduce((at, row) => decodeRow(row.base, row.games, merged, at), 0);
+    const merged = new Float64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
+    rows.reduce((at, row) => decodeRow(row, merged, at), 0);
     await repository.moveRange(target, encodeRows(sortedDistinct(merged), plan.shift), plan.sources, 0, width - 1);
     expect((await repository.rowsIn(plan.sources, 0, 2 ** 20 - 1)).length).toBeGreaterThan(0);
     await expectSamplesFound();

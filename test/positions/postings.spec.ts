@@ -1,4 +1,4 @@
-import { MERGE_FANOUT, POSTING_BYTES, decodeRow, encodeRows, gamesInRow, mergeSteps, nextMerge, postingOf, shiftFor, sortedDistinct, tierOf } from '../../src/positions/postings.js';
+import { MERGE_FANOUT, decodeRow, encodeRows, gamesInRow, mergeSteps, nextMerge, postingOf, postingsInRow, shiftFor, sortedDistinct, tierOf } from '../../src/positions/postings.js';
 import type { PlannedRun } from '../../src/positions/postings.js';
 
 /** A small deterministic generator (mulberry32), so a failure repeats. */
@@ -25,9 +25,10 @@ describe('runs of postings', () => {
   it('cut into rows by bucket range, each row is what a linear scan of the postings gives, in order', () => {
     const all = sortedDistinct(Float64Array.from(pairs.map(([bucket, id]) => postingOf(bucket, id))));
     expect(all.length).toBe(pairs.length);
-    for (const shift of [9, 12, shiftFor(all.length), 20]) {
+    for (const shift of [0, 9, 12, shiftFor(all.length), 20]) {
       const rows = encodeRows(all, shift);
-      expect(rows.bytes.length).toBe(all.length * POSTING_BYTES);
+      // A byte a row; a posting: the bucket within the row's range in whole bytes, the game's offset in 1 to 4 (ids here span 3e9: 4).
+      expect(rows.bytes.length).toBeLessThanOrEqual(rows.parts.length + all.length * (Math.ceil(shift / 8) + 4));
       const decoded = new Float64Array(all.length);
       const byPart = new Map<number, (readonly [number, number])[]>();
       for (const pair of pairs) {
@@ -39,7 +40,9 @@ describe('runs of postings', () => {
       rows.parts.forEach((part, i) => {
         const bytes = rows.bytes.subarray(rows.offsets[i] - 1, rows.offsets[i] - 1 + rows.lengths[i]);
         const before = at;
-        at = decodeRow(rows.bases[i], bytes, decoded, at);
+        const row = { part, shift, base: rows.bases[i], games: bytes };
+        expect(postingsInRow(row)).toBe(byPart.get(part)!.length);
+        at = decodeRow(row, decoded, at);
         // Every posting of the row is in the row's range, and the base is its smallest game.
         const inRow = byPart.get(part)!;
         expect(at - before).toBe(inRow.length);
@@ -47,13 +50,26 @@ describe('runs of postings', () => {
         // The games of one bucket, by binary search, are those of the linear scan.
         for (const bucket of [part << shift, inRow[0][0], inRow[inRow.length - 1][0]]) {
           const found: number[] = [];
-          gamesInRow(rows.bases[i], bytes, bucket, found);
+          gamesInRow(row, bucket, found);
           expect(found).toEqual(inRow.filter(([b]) => b === bucket).map(([, id]) => id).sort((a, b) => a - b));
         }
       });
       expect(rows.parts.length).toBe(byPart.size);
       expect([...decoded]).toEqual([...all]);
     }
+  });
+
+  it('a row of games close together takes fewer bytes a posting: 3 for a run of 5,000 games', () => {
+    const run = Float64Array.from({ length: 5_000 * 200 }, (_, i) => postingOf((i * 7919) % 2 ** 20, 100_000 + (i % 5_000)));
+    const sorted = sortedDistinct(run);
+    const rows = encodeRows(sorted, shiftFor(sorted.length));
+    expect(rows.bytes.length / sorted.length).toBeLessThan(3.01);
+    const decoded = new Float64Array(sorted.length);
+    let at = 0;
+    rows.parts.forEach((part, i) => {
+      at = decodeRow({ part, shift: rows.shift, base: rows.bases[i], games: rows.bytes.subarray(rows.offsets[i] - 1, rows.offsets[i] - 1 + rows.lengths[i]) }, decoded, at);
+    });
+    expect(decoded).toEqual(sorted);
   });
 
   it('a game holding a bucket twice (re-indexed, merged with its old run) holds it once', () => {
