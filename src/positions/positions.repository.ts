@@ -106,8 +106,8 @@ export class PositionsRepository {
     const { pastId, ...narrowing } = filters;
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
     const { where, params } = whereClause(narrowing);
-    const later = await this.laterGames(sought.bucket);
-    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, pastId, limit, () => this.count(sought, {}));
+    const { later, openingGames } = await this.candidates(sought);
+    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}));
     const { sql: hits } = hitsOf(sought, later, params);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
@@ -130,7 +130,7 @@ export class PositionsRepository {
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
   async count(sought: PositionSought, filters: GameFilters): Promise<number> {
     const { where, params } = whereClause(filters);
-    const { sql: hits } = hitsOf(sought, await this.laterGames(sought.bucket), params);
+    const { sql: hits } = hitsOf(sought, (await this.candidates(sought)).later, params);
     const rows: { n: string }[] = await this.dataSource.query(
       where.length === 0
         ? `WITH ${hits} SELECT count(*) AS n FROM hit`
@@ -152,7 +152,7 @@ export class PositionsRepository {
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
     const { where, params } = whereClause(filters);
-    const { sql: hits } = hitsOf(sought, await this.laterGames(sought.bucket), params);
+    const { sql: hits } = hitsOf(sought, (await this.candidates(sought)).later, params);
     const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
       `WITH ${hits}
        SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
@@ -167,45 +167,75 @@ export class PositionsRepository {
   /**
    * The games whose later positions have a key in the bucket, by the runs of postings
    * (src/positions/postings.ts): per run, the row whose range holds the bucket. Candidates only
-   * (a game may hold another key of the bucket, or be deleted): the search confirms each by its tail.
+   * (a game may hold another key of the bucket, or be deleted): the search confirms each by its
+   * entries. And, in the same statement, how many games hold the key among their opening keys
+   * (position_counts).
    */
-  @GenerateSql({ params: [0x80000] })
-  async laterGames(bucket: number): Promise<number[]> {
-    const rows: { part: number; shift: number; base: string; games: Buffer }[] = await this.dataSource.query(
-      `SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p`,
-      [bucket],
+  @GenerateSql({ params: [EXAMPLE_SOUGHT] })
+  async candidates(sought: PositionSought): Promise<{ later: number[]; openingGames: number }> {
+    const rows: { opening_games: number; part: number | null; shift: number | null; base: string | null; games: Buffer | null }[] = await this.dataSource.query(
+      `SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true`,
+      [sought.bucket, signedKeyAt(sought.key, 0)],
     );
-    const games: number[] = [];
-    for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, bucket, games);
-    return games;
+    const later: number[] = [];
+    for (const row of rows) {
+      if (row.games !== null) gamesInRow({ part: row.part!, shift: row.shift!, base: Number(row.base), games: row.games }, sought.bucket, later);
+    }
+    return { later, openingGames: rows[0].opening_games };
   }
 }
 
+/** Up to how many games holding a key among their opening keys are read by the key's index and sorted; more, newest first by id. */
+const FEW_OPENING_GAMES = 5_000;
+
 /**
  * The page with no filter, which must not read every game of a position every game reaches: the
- * newest games holding it among their first positions, read newest first and stopped at the page's
- * size (the planner walks the games' ids backwards when most games hold the key, and uses the index
- * when few do), with every game holding it later on; then the page's own entries; and the count of
- * the first kind from position_counts, kept by triggers, not counted.
+ * newest games holding it among their first positions, and every game holding it later on, ordered
+ * and cut to the page; then the page's own entries, read by id; and the count of the first kind
+ * from position_counts (kept by triggers, read with the candidates), the second counted. How the
+ * first kind is read follows that count, not the planner's guess: not at all when no game holds the
+ * key so, by the key's index when few do, by walking the ids backwards until the page is full when
+ * many do (the planner, taking a rare key for a common one, walked all of them backwards).
  */
-async function unfilteredGames(query: Query, sought: PositionSought, later: readonly number[], pastId: number | undefined, limit: number, count: () => Promise<number>): Promise<{ hits: PositionHit[]; total: number }> {
+async function unfilteredGames(
+  query: Query,
+  sought: PositionSought,
+  later: readonly number[],
+  openingGames: number,
+  pastId: number | undefined,
+  limit: number,
+  count: () => Promise<number>,
+): Promise<{ hits: PositionHit[]; total: number }> {
   const params: unknown[] = [];
-  const { sql: hits, opening, laterHit } = hitsOf(sought, later, params, 'ids');
-  const past = pastId === undefined ? '' : ` AND p.game_id < $${params.push(pastId)}`;
+  const { key, opening, laterHolds } = conditionsOf(sought, later, params);
+  const laterHit = `${laterHolds} AND (position(${key} IN p.head) > 0 OR position(${key} IN p.tail) > 0)`;
+  const before = pastId === undefined ? null : `$${params.push(pastId)}`;
+  const past = (id: string) => (before === null ? '' : ` AND ${id} < ${before}`);
   const size = `$${params.push(limit)}`;
+  const byOpening =
+    openingGames === 0
+      ? ''
+      : `(SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past('p.game_id')} ORDER BY ${openingGames <= FEW_OPENING_GAMES ? 'p.game_id + 0' : 'p.game_id'} DESC LIMIT ${size})
+         UNION ALL`;
+  const page = entriesOf(key, `$${params.push(sought.stride)}::int`, 'ids');
   const rows = await query<SummaryRow & { at: number; entry: Buffer; total: string }>(
-    `WITH counted AS (
-       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (${opening})[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE ${laterHit} AND NOT p.openings @> ${opening}) AS total
+    // The games holding it later on, all of them, by their candidates (materialized: ordered and cut
+    // to the page, the planner would walk every game's id backwards looking for them), counted and paged.
+    `WITH later AS MATERIALIZED (
+       SELECT p.game_id FROM game_positions p WHERE ${laterHit} AND NOT p.openings @> ${opening}
+     ), counted AS (
+       SELECT $${params.push(openingGames)}::bigint + (SELECT count(*) FROM later) AS total
      ), ids AS (
        SELECT game_id FROM (
-         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past} ORDER BY p.game_id DESC LIMIT ${size})
-         UNION ALL
-         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE ${laterHit} AND NOT p.openings @> ${opening}${past}
+         ${byOpening}
+         SELECT l.game_id FROM later l WHERE true${past('l.game_id')}
        ) both_indexes ORDER BY game_id DESC LIMIT ${size}
-     ), ${hits}
+     ), ${page}
      SELECT ${SUMMARY_COLUMNS}, h.at, h.entry, (SELECT total FROM counted) AS total
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
      ORDER BY g.id DESC`,
@@ -213,6 +243,32 @@ async function unfilteredGames(query: Query, sought: PositionSought, later: read
   );
   if (rows.length === 0) return { hits: [], total: await count() };
   return { hits: await withPlayers(query, rows, sought.stride), total: Number(rows[0].total) };
+}
+
+/**
+ * The CTE `hit` (game_id, at, entry, result, played) of the games of CTE `ids` (`game_id`), each
+ * known to hold the key: where it first does, found in the row's head, else in its tail.
+ */
+function entriesOf(key: string, stride: string, ids: string): string {
+  return `f AS (
+         SELECT p.game_id, ${foundAt(key, stride)}, p.result, p.played
+         FROM ${ids} i JOIN game_positions p ON p.game_id = i.game_id ${foundIn(key)}
+         WHERE h.at > 0 OR t.at > 0
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0
+       )`;
+}
+
+/** The offset (`at`) and bytes (`entry`) of the first entry of row `p` holding the key, found by {@link foundIn}. */
+function foundAt(key: string, stride: string): string {
+  return `CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR ${stride}) ELSE substring(p.tail FROM t.at FOR ${stride}) END AS entry`;
+}
+
+/** Where row `p` holds the key: `h.at` in its head (from 1; 0: not there), else `t.at` in its tail, read (out of line) only then. */
+function foundIn(key: string): string {
+  return `CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position(${key} IN p.tail) END AS at) t`;
 }
 
 async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: number; entry: Buffer })[], stride: number): Promise<PositionHit[]> {
@@ -224,24 +280,12 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
 
 /**
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
- * result, played) of the games reaching the sought position; the placeholder of the opening-key
- * array; and `laterHit`, the condition on a `game_positions p` row that it is a candidate by its
- * later positions — `later`, the games the runs of postings name, or (a row stored before them,
- * with a bucket array) by the bucket's GIN index — and holds the key in its entries. Its parameters
- * are added to `params`.
- * `onlyIn`: the name of a CTE of game ids (`game_id`) the search is limited to.
+ * result, played) of the games reaching the sought position, its parameters added to `params`.
  */
-function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[], onlyIn?: string): { sql: string; opening: string; laterHit: string } {
-  const param = (value: unknown): string => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const key = `${param(sought.key)}::bytea`;
-  const opening = `ARRAY[${param(signedKeyAt(sought.key, 0))}::bigint]`;
-  const stride = `${param(sought.stride)}::int`;
-  const laterHolds = `(p.game_id = ANY(${param(later)}::bigint[]) OR p.buckets @> ARRAY[${param(sought.bucket)}::int])`;
-  const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY(${param(sought.transforms)}::int[])`;
-  const among = onlyIn === undefined ? '' : ` AND p.game_id IN (SELECT game_id FROM ${onlyIn})`;
+function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[]): { sql: string } {
+  const { key, opening, laterHolds } = conditionsOf(sought, later, params);
+  const stride = `$${params.push(sought.stride)}::int`;
+  const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY($${params.push(sought.transforms)}::int[])`;
   // The games whose first positions hold the key (found by the key itself), then the others whose
   // later positions may (found by its bucket), confirmed by finding the key in their entries: in
   // the row's head first, the tail (out of line) read only when the head lacks it. A key found at an
@@ -250,15 +294,26 @@ function hitsOf(sought: PositionSought, later: readonly number[], params: unknow
   const sql = `f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
-         WHERE p.openings @> ${opening} AND h.at > 0${among}
+         WHERE p.openings @> ${opening} AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR ${stride}) ELSE substring(p.tail FROM t.at FOR ${stride}) END, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
-              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position(${key} IN p.tail) END AS at) t
-         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)${among}
+         SELECT p.game_id, ${foundAt(key, stride)}, p.result, p.played
+         FROM game_positions p ${foundIn(key)}
+         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
        )`;
-  return { sql, opening, laterHit: `${laterHolds} AND (position(${key} IN p.head) > 0 OR position(${key} IN p.tail) > 0)` };
+  return { sql };
+}
+
+/**
+ * The placeholders of the key (bytea) and of the opening-key array, and `laterHolds`, the condition
+ * on a `game_positions p` row that it is a candidate by its later positions: `later`, the games the
+ * runs of postings name, or (a row stored before them, with a bucket array) the bucket's GIN index.
+ * Their parameters are added to `params`.
+ */
+function conditionsOf(sought: PositionSought, later: readonly number[], params: unknown[]): { key: string; opening: string; laterHolds: string } {
+  const key = `$${params.push(sought.key)}::bytea`;
+  const opening = `ARRAY[$${params.push(signedKeyAt(sought.key, 0))}::bigint]`;
+  const laterHolds = `(p.game_id = ANY($${params.push(later)}::bigint[]) OR p.buckets @> ARRAY[$${params.push(sought.bucket)}::int])`;
+  return { key, opening, laterHolds };
 }

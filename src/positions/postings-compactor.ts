@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { decodeRow, encodeRows, mergeSteps, nextMerge, postingsInRow, sortedDistinct } from './postings.js';
 import type { MergePlan } from './postings.js';
 import { PositionPostingsRepository } from './postings.repository.js';
@@ -11,7 +11,7 @@ import { PositionPostingsRepository } from './postings.repository.js';
  * node at a time. A merge interrupted (the process stopped) is resumed where it stopped.
  */
 @Injectable()
-export class PostingsCompactor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class PostingsCompactor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(PostingsCompactor.name);
   private running: Promise<void> | null = null;
   private again = false;
@@ -23,7 +23,8 @@ export class PostingsCompactor implements OnApplicationBootstrap, OnApplicationS
     this.kick();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the connections close: the step under way ends, no other starts (the merge is resumed at the next start). */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     await this.running;
   }

@@ -40,7 +40,7 @@ export class PositionPostingsRepository {
     private readonly target: DatabaseTarget,
   ) {}
 
-  /** A run of the games' buckets (each game: its id and the buckets of its later positions), in one statement; nothing when none has any. */
+  /** A run of the games' buckets (each game: its id and the buckets of its later positions), on `query` (the caller's transaction); nothing when none has any. */
   @GenerateSql({ params: [[{ id: 1, buckets: [0x80000, 0x80001] }, { id: 2, buckets: [0x80000] }]] })
   async writeRun(games: readonly { readonly id: number; readonly buckets: readonly number[] }[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
     let count = 0;

@@ -12,31 +12,30 @@ SELECT fa.name AS family, p.plies, p.head, p.tail,
 SELECT 1 FROM games WHERE id = $1;
 
 -- PositionsRepository.games (newest first)
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
-WITH counted AS (
-       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]) AS total
+WITH later AS MATERIALIZED (
+       SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]
+     ), counted AS (
+       SELECT $7::bigint + (SELECT count(*) FROM later) AS total
      ), ids AS (
        SELECT game_id FROM (
-         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] ORDER BY p.game_id DESC LIMIT $6)
-         UNION ALL
-         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]
-       ) both_indexes ORDER BY game_id DESC LIMIT $6
+         
+         SELECT l.game_id FROM later l WHERE true
+       ) both_indexes ORDER BY game_id DESC LIMIT $5
      ), f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
-         UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
+         FROM ids i JOIN game_positions p ON p.game_id = i.game_id CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0) AND p.game_id IN (SELECT game_id FROM ids)
+         WHERE h.at > 0 OR t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0
        )
      SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -48,49 +47,52 @@ WITH counted AS (
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (the next page)
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
-WITH counted AS (
-       SELECT coalesce((SELECT c.games FROM position_counts c WHERE c.key = (ARRAY[$2::bigint])[1]), 0)
-            + (SELECT count(*) FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]) AS total
+WITH later AS MATERIALIZED (
+       SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint]
+     ), counted AS (
+       SELECT $8::bigint + (SELECT count(*) FROM later) AS total
      ), ids AS (
        SELECT game_id FROM (
-         (SELECT p.game_id FROM game_positions p WHERE p.openings @> ARRAY[$2::bigint] AND p.game_id < $6 ORDER BY p.game_id DESC LIMIT $7)
-         UNION ALL
-         -- Few games hold a later position: all of them, by the index (ordered and cut, the planner would walk every game backwards).
-         SELECT p.game_id FROM game_positions p WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND (position($1::bytea IN p.head) > 0 OR position($1::bytea IN p.tail) > 0) AND NOT p.openings @> ARRAY[$2::bigint] AND p.game_id < $6
-       ) both_indexes ORDER BY game_id DESC LIMIT $7
+         
+         SELECT l.game_id FROM later l WHERE true AND l.game_id < $5
+       ) both_indexes ORDER BY game_id DESC LIMIT $6
      ), f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.game_id IN (SELECT game_id FROM ids)
-         UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $7::int) ELSE substring(p.tail FROM t.at FOR $7::int) END AS entry, p.result, p.played
+         FROM ids i JOIN game_positions p ON p.game_id = i.game_id CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0) AND p.game_id IN (SELECT game_id FROM ids)
+         WHERE h.at > 0 OR t.at > 0
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $7::int = 0
        )
      SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -102,39 +104,47 @@ WITH counted AS (
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (exact, a player, past a game)
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $4::int) ELSE substring(p.tail FROM t.at FOR $4::int) END, p.result, p.played
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
        ), matched AS (
          SELECT h.game_id, h.at, h.entry FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
        )
@@ -150,79 +160,95 @@ WITH f AS (
        ORDER BY g.id DESC
        LIMIT $9;
 
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $4::int) ELSE substring(p.tail FROM t.at FOR $4::int) END, p.result, p.played
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
        )
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
            WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PositionsRepository.count (every game)
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
-
-WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
-         UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
-       ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
-       ) SELECT count(*) AS n FROM hit;
-
--- PositionsRepository.count (in a period)
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
+       ) SELECT count(*) AS n FROM hit;
+
+-- PositionsRepository.count (in a period)
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $7::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$4::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END, p.result, p.played
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $7::int) ELSE substring(p.tail FROM t.at FOR $7::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($3::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($6::bigint[]) OR p.buckets @> ARRAY[$7::int]) AND NOT p.openings @> ARRAY[$4::bigint] AND (h.at > 0 OR t.at > 0)
+         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$4::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $7::int = 0
        )
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
            WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
 
 -- PositionsRepository.moves (every game)
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $3::int) AS entry, p.result, p.played
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $3::int) ELSE substring(p.tail FROM t.at FOR $3::int) END, p.result, p.played
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $3::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        )
        SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
               to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
@@ -230,27 +256,35 @@ WITH f AS (
        GROUP BY 1, 2;
 
 -- PositionsRepository.moves (a player)
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $4::int) AS entry, p.result, p.played
+         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
          WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
          UNION ALL
-         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END,
-                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $4::int) ELSE substring(p.tail FROM t.at FOR $4::int) END, p.result, p.played
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $4::int = 0
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0
        )
        SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
               to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
        FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
        GROUP BY 1, 2;
 
--- PositionsRepository.laterGames
-SELECT p.part, p.shift, p.base, p.games FROM generate_series(0, 20) AS s(shift)
-       CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) p;
+-- PositionsRepository.candidates
+SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
+         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+       ) p ON true;
