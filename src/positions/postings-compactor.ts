@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { decodeRow, encodeRows, mergeSteps, nextMerge, postingsInRow, sortedDistinct } from './postings.js';
+import type { Query } from '../database/sql.js';
 import type { MergePlan } from './postings.js';
 import { PositionPostingsRepository } from './postings.repository.js';
 
@@ -50,9 +51,9 @@ export class PostingsCompactor implements OnApplicationBootstrap, BeforeApplicat
 
   private async compact(): Promise<void> {
     try {
-      await this.postings.whileCompacting(async () => {
-        for (let plan = nextMerge(await this.postings.runs()); plan !== null && !this.stopped; plan = nextMerge(await this.postings.runs())) {
-          if (!(await this.merge(plan))) return;
+      await this.postings.whileCompacting(async (query) => {
+        for (let plan = nextMerge(await this.postings.runs(query)); plan !== null && !this.stopped; plan = nextMerge(await this.postings.runs(query))) {
+          if (!(await this.merge(plan, query))) return;
         }
       });
     } catch (error) {
@@ -62,23 +63,23 @@ export class PostingsCompactor implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /** False when it did not run to its end: its runs were claimed by another merge, or the process is stopping. */
-  private async merge(plan: MergePlan): Promise<boolean> {
-    const target = plan.target ?? (await this.postings.claimMerge(plan.sources.map((source) => source.run), plan.shift, plan.postings));
+  private async merge(plan: MergePlan, query: Query): Promise<boolean> {
+    const target = plan.target ?? (await this.postings.claimMerge(plan.sources.map((source) => source.run), plan.shift, plan.postings, query));
     if (target === null) return false;
     let kept = 0;
     for (const { low, high } of mergeSteps(plan)) {
       if (this.stopped) return false;
-      const rows = await this.postings.rowsIn(plan.sources, low, high);
+      const rows = await this.postings.rowsIn(plan.sources, low, high, query);
       if (rows.length === 0) continue;
       const postings = new Float64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
       let at = 0;
       for (const row of rows) at = decodeRow(row, postings, at);
       const merged = sortedDistinct(postings);
       kept += merged.length;
-      await this.postings.moveRange(target, encodeRows(merged, plan.shift), plan.sources, low, high);
+      await this.postings.moveRange(target, encodeRows(merged, plan.shift), plan.sources, low, high, query);
     }
     // Resumed, the steps done before hold postings not counted here: the size is the claim's then.
-    await this.postings.finishMerge(target, plan.target === null ? kept : plan.postings);
+    await this.postings.finishMerge(target, plan.target === null ? kept : plan.postings, query);
     return true;
   }
 }

@@ -77,8 +77,8 @@ export class PositionPostingsRepository {
 
   /** Every run, oldest first (a few dozen at most: runs of a size are merged). */
   @GenerateSql()
-  async runs(): Promise<RunRow[]> {
-    const rows: { run: string; shift: number; postings: string; merging_into: string | null }[] = await this.dataSource.query(
+  async runs(query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<RunRow[]> {
+    const rows = await query<{ run: string; shift: number; postings: string; merging_into: string | null }>(
       `SELECT run, shift, postings, merging_into FROM position_runs ORDER BY run`,
     );
     return rows.map((row) => ({ run: Number(row.run), shift: row.shift, postings: Number(row.postings), mergingInto: row.merging_into === null ? null : Number(row.merging_into) }));
@@ -89,27 +89,27 @@ export class PositionPostingsRepository {
    * one of them is being merged already (claimed by another node meanwhile).
    */
   @GenerateSql({ params: [[1, 2], 12, 400] })
-  async claimMerge(sources: readonly number[], shift: number, postings: number): Promise<number | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const [{ run }] = (await manager.query(`INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run`, [shift, postings])) as { run: string }[];
-      // Answered through a SELECT: TypeORM answers an UPDATE's own RETURNING as [rows, count].
-      const [{ claimed }] = (await manager.query(
-        `WITH c AS (UPDATE position_runs SET merging_into = $1 WHERE run = ANY($2::bigint[]) AND merging_into IS NULL RETURNING run) SELECT count(*)::int AS claimed FROM c`,
-        [run, sources],
-      )) as { claimed: number }[];
-      if (claimed === sources.length) return Number(run);
-      // Thrown to roll the new run back.
-      throw new ClaimLost();
-    }).catch((error: unknown) => {
-      if (error instanceof ClaimLost) return null;
-      throw error;
-    });
+  async claimMerge(sources: readonly number[], shift: number, postings: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<number | null> {
+    // One statement: the sources locked and checked unclaimed, the new run made only when all are,
+    // and the sources pointed at it. A claim racing for one of them waits, finds it claimed, makes nothing.
+    const [{ target }] = await query<{ target: string | null }>(
+      `WITH free AS (
+         SELECT run FROM position_runs WHERE run = ANY($3::bigint[]) AND merging_into IS NULL FOR UPDATE
+       ), made AS (
+         INSERT INTO position_runs (shift, postings) SELECT $1, $2 WHERE (SELECT count(*) FROM free) = cardinality($3::bigint[]) RETURNING run
+       ), claimed AS (
+         UPDATE position_runs SET merging_into = made.run FROM made WHERE position_runs.run IN (SELECT run FROM free) RETURNING position_runs.run
+       )
+       SELECT (SELECT run FROM made) AS target`,
+      [shift, postings, sources],
+    );
+    return target === null ? null : Number(target);
   }
 
   /** The rows of the runs (each with its shift) whose bucket ranges lie in buckets `low` … `high`. */
   @GenerateSql({ params: [[{ run: 1, shift: 20 }], 0, 0xfffff] })
-  async rowsIn(runs: readonly { readonly run: number; readonly shift: number }[], low: number, high: number): Promise<PostingRow[]> {
-    const rows: { run: string; part: number; shift: number; base: string; games: Buffer }[] = await this.dataSource.query(
+  async rowsIn(runs: readonly { readonly run: number; readonly shift: number }[], low: number, high: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<PostingRow[]> {
+    const rows = await query<{ run: string; part: number; shift: number; base: string; games: Buffer }>(
       // A lookup by the primary key per run (OFFSET 0 keeps the planner from joining the whole table instead).
       `SELECT p.run, p.part, p.shift, p.base, p.games
        FROM unnest($1::bigint[], $2::int[]) AS r(run, shift)
@@ -125,8 +125,8 @@ export class PositionPostingsRepository {
    * once, before the step or after it.
    */
   @GenerateSql({ params: [3, EXAMPLE_ROWS, [{ run: 1, shift: 20 }], 0, 0xfffff] })
-  async moveRange(target: number, rows: EncodedRows, sources: readonly { readonly run: number; readonly shift: number }[], low: number, high: number): Promise<void> {
-    await this.dataSource.query(
+  async moveRange(target: number, rows: EncodedRows, sources: readonly { readonly run: number; readonly shift: number }[], low: number, high: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
+    await query(
       // The rows to delete found as rowsIn finds them, by the primary key per run, and deleted by their row ids.
       `WITH gone AS (
          DELETE FROM position_postings WHERE ctid = ANY(ARRAY(
@@ -143,8 +143,8 @@ export class PositionPostingsRepository {
 
   /** Ends a merge whose every range has moved: the sources go, the target's size is what it holds. */
   @GenerateSql({ params: [3, 350] })
-  async finishMerge(target: number, postings: number): Promise<void> {
-    await this.dataSource.query(
+  async finishMerge(target: number, postings: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
+    await query(
       `WITH gone AS (DELETE FROM position_runs WHERE merging_into = $1)
        UPDATE position_runs SET postings = $2 WHERE run = $1`,
       [target, postings],
@@ -152,14 +152,15 @@ export class PositionPostingsRepository {
   }
 
   /**
-   * Runs `work` while this process may merge: on a server, under a session-level advisory lock held
-   * on a connection of its own (false at once when another node holds it; released should this
-   * process die); the embedded database has one process.
+   * Runs `work` while this process may merge, with the connection its statements go on: on a server,
+   * one held for the whole time under a session-level advisory lock (false at once when another node
+   * holds it; released should this process die), so a merge takes one connection of the pool at
+   * most; on the embedded database, its one connection, between other statements.
    */
   @GenerateSql({ params: [async () => undefined] })
-  async whileCompacting(work: () => Promise<void>): Promise<boolean> {
+  async whileCompacting(work: (query: Query) => Promise<void>): Promise<boolean> {
     if (this.target.isEmbedded) {
-      await work();
+      await work((sql, params) => this.dataSource.query(sql, params));
       return true;
     }
     const holder = this.dataSource.createQueryRunner();
@@ -168,7 +169,7 @@ export class PositionPostingsRepository {
       const [{ locked }] = (await holder.query('SELECT pg_try_advisory_lock($1::bigint) AS locked', [COMPACTION_LOCK_KEY.toString()])) as { locked: boolean }[];
       if (!locked) return false;
       try {
-        await work();
+        await work((sql, params) => holder.query(sql, params));
         return true;
       } finally {
         await holder.query('SELECT pg_advisory_unlock($1::bigint)', [COMPACTION_LOCK_KEY.toString()]);
@@ -178,5 +179,3 @@ export class PositionPostingsRepository {
     }
   }
 }
-
-class ClaimLost extends Error {}

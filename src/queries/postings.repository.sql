@@ -12,13 +12,14 @@ INSERT INTO position_postings (run, part, shift, base, games)
 SELECT run, shift, postings, merging_into FROM position_runs ORDER BY run;
 
 -- PositionPostingsRepository.claimMerge
-START TRANSACTION;
-
-INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run;
-
-WITH c AS (UPDATE position_runs SET merging_into = $1 WHERE run = ANY($2::bigint[]) AND merging_into IS NULL RETURNING run) SELECT count(*)::int AS claimed FROM c;
-
-COMMIT;
+WITH free AS (
+         SELECT run FROM position_runs WHERE run = ANY($3::bigint[]) AND merging_into IS NULL FOR UPDATE
+       ), made AS (
+         INSERT INTO position_runs (shift, postings) SELECT $1, $2 WHERE (SELECT count(*) FROM free) = cardinality($3::bigint[]) RETURNING run
+       ), claimed AS (
+         UPDATE position_runs SET merging_into = made.run FROM made WHERE position_runs.run IN (SELECT run FROM free) RETURNING position_runs.run
+       )
+       SELECT (SELECT run FROM made) AS target;
 
 -- PositionPostingsRepository.rowsIn
 SELECT p.run, p.part, p.shift, p.base, p.games
