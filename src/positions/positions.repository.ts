@@ -107,7 +107,7 @@ export class PositionsRepository {
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
     const { where, params } = whereClause(narrowing);
     const { later, openingGames } = await this.candidates(sought);
-    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}));
+    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, later));
     const { sql: hits } = hitsOf(sought, later, params);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
@@ -122,15 +122,16 @@ export class PositionsRepository {
        LIMIT $${params.length}`,
       params,
     );
-    if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing) };
+    if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing, later) };
     return { hits: await withPlayers(this.query, rows, sought.stride), total: Number(rows[0].total) };
   }
 
-  /** How many games reach the position, narrowed by the filters. */
+  /** How many games reach the position, narrowed by the filters (`candidates`: the later positions' candidates, when read already). */
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
-  async count(sought: PositionSought, filters: GameFilters): Promise<number> {
+  async count(sought: PositionSought, filters: GameFilters, candidates?: readonly number[]): Promise<number> {
     const { where, params } = whereClause(filters);
-    const { sql: hits } = hitsOf(sought, (await this.candidates(sought)).later, params);
+    // The candidates a caller read already are not read again.
+    const { sql: hits } = hitsOf(sought, candidates ?? (await this.candidates(sought)).later, params);
     const rows: { n: string }[] = await this.dataSource.query(
       where.length === 0
         ? `WITH ${hits} SELECT count(*) AS n FROM hit`
@@ -251,7 +252,7 @@ async function unfilteredGames(
  */
 function entriesOf(key: string, stride: string, ids: string): string {
   return `f AS (
-         SELECT p.game_id, ${foundAt(key, stride)}, p.result, p.played
+         SELECT p.game_id, ${foundAt(stride)}, p.result, p.played
          FROM ${ids} i JOIN game_positions p ON p.game_id = i.game_id ${foundIn(key)}
          WHERE h.at > 0 OR t.at > 0
        ), hit AS (
@@ -260,7 +261,7 @@ function entriesOf(key: string, stride: string, ids: string): string {
 }
 
 /** The offset (`at`) and bytes (`entry`) of the first entry of row `p` holding the key, found by {@link foundIn}. */
-function foundAt(key: string, stride: string): string {
+function foundAt(stride: string): string {
   return `CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR ${stride}) ELSE substring(p.tail FROM t.at FOR ${stride}) END AS entry`;
 }
@@ -296,7 +297,7 @@ function hitsOf(sought: PositionSought, later: readonly number[], params: unknow
          FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
          WHERE p.openings @> ${opening} AND h.at > 0
          UNION ALL
-         SELECT p.game_id, ${foundAt(key, stride)}, p.result, p.played
+         SELECT p.game_id, ${foundAt(stride)}, p.result, p.played
          FROM game_positions p ${foundIn(key)}
          WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)
        ), hit AS (

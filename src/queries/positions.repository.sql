@@ -47,13 +47,6 @@ WITH later AS MATERIALIZED (
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
-       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
-       LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
-       ) p ON true;
-
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
@@ -104,13 +97,6 @@ WITH later AS MATERIALIZED (
      FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
      ORDER BY g.id DESC;
 
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
-       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
-       LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
-       ) p ON true;
-
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
@@ -159,13 +145,6 @@ WITH f AS (
        WHERE m.game_id < $8
        ORDER BY g.id DESC
        LIMIT $9;
-
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
-       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
-       LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
-       ) p ON true;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
