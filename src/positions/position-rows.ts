@@ -1,4 +1,5 @@
 import type { GameAnalysis, PositionTrack } from '../formats/plugin.js';
+import { POSTING_BITS } from './postings.js';
 
 /**
  * How a game's positions are kept in `game_positions` (migrations/1765000000000-Positions.ts,
@@ -23,21 +24,20 @@ export function headEntries(stride: number): number {
 }
 
 /**
- * A key's bucket is its top {@link BUCKET_BITS} bits (0 … 2^20-1). Fewer buckets make the index
- * smaller and each bucket's list of games longer: at 250 plies a game, 100,000 games put about 24
- * games in a bucket, which is what a query for a rare position confirms; common positions are
- * confirmed from the rows' heads.
+ * The bucket of a key in the `buckets` arrays of rows stored before the runs of postings
+ * (migrations/1765600000000): its top {@link BUCKET_BITS} bits, under a GIN index searches still
+ * read. The runs' buckets are wider (src/positions/postings.ts, POSTING_BITS).
  */
 export const BUCKET_BITS = 20;
 
-/** The bucket of the key in the 8 bytes at `at`. */
-export function bucketAt(bytes: Uint8Array, at: number): number {
-  return (bytes[at] << 12) | (bytes[at + 1] << 4) | (bytes[at + 2] >>> 4);
+/** The top 32 bits of the key in the 8 bytes at `at`, unsigned: a bucket of b bits is this `>>> (32 - b)`. */
+export function keyTopAt(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
 }
 
-/** The bucket of an unsigned 64-bit key. */
-export function bucketOf(key: bigint): number {
-  return Number(BigInt.asUintN(64, key) >> BigInt(64 - BUCKET_BITS));
+/** The {@link BUCKET_BITS}-bit bucket of the key in the 8 bytes at `at`. */
+export function bucketAt(bytes: Uint8Array, at: number): number {
+  return keyTopAt(bytes, at) >>> (32 - BUCKET_BITS);
 }
 
 /** A key as the 8 bytes the entries hold (unsigned, big-endian). */
@@ -85,12 +85,12 @@ export function positionRowFields(track: PositionTrack | null | undefined, analy
   };
 }
 
-/** The buckets of the keys of a game's later positions (past the openings), each once: its postings. */
-export function laterBuckets(track: PositionTrack | null | undefined): number[] {
+/** The `bits`-bit buckets of the keys of a game's later positions (past the openings), each once: its postings. */
+export function laterBuckets(track: PositionTrack | null | undefined, bits: number = POSTING_BITS): number[] {
   if (!track || track.entries.length === 0) return [];
   const { entries, stride } = track;
   const buckets = new Set<number>();
-  for (let at = Math.min(entries.length / stride, OPENING_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(bucketAt(entries, at));
+  for (let at = Math.min(entries.length / stride, OPENING_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(keyTopAt(entries, at) >>> (32 - bits));
   return [...buckets];
 }
 

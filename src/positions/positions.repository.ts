@@ -10,12 +10,15 @@ import { whereClause } from '../games/games-search.repository.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
 import { OPENING_ENTRIES, signedKeyAt } from './position-rows.js';
-import { gamesInRow } from './postings.js';
+import { RUN_BITS, gamesInRow } from './postings.js';
 
 /** What a search by position looks for: the key's 8 bytes, its bucket, the family's entry size. */
 export interface PositionSought {
   readonly key: Buffer;
+  /** The key's top 20 bits: its bucket in the bucket arrays of rows stored before the runs of postings. */
   readonly bucket: number;
+  /** The key's top 32 bits, unsigned: its bucket in a run of b-bit buckets is this `>>> (32 - b)`. */
+  readonly top: number;
   readonly stride: number;
   /** Only games whose first arrival has one of these transforms (an exact match); null: any. */
   readonly transforms: readonly number[] | null;
@@ -55,15 +58,16 @@ export interface MoveRow {
   readonly newest: number;
 }
 
-const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'hex'), bucket: 0x80000, stride: 11, transforms: null };
+const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'hex'), bucket: 0x80000, top: 0x80000000, stride: 11, transforms: null };
 
 /**
  * The position index's reads (src/queries/positions.repository.sql). A key is looked for among the
  * keys of the games' first {@link OPENING_ENTRIES} positions (a GIN index of the keys themselves:
  * the common positions are there), and among the games whose later positions have a key in its
- * bucket (the key's top 20 bits: the runs of postings, src/positions/postings.ts; for rows stored
- * before them, a GIN index of their bucket arrays): each game found so is confirmed by finding the 8
- * bytes of the key at the start of one of its entries.
+ * bucket (the key's top 24 bits, or 20 in older runs: the runs of postings,
+ * src/positions/postings.ts; for rows stored before them, the top 20 bits in a GIN index of their
+ * bucket arrays): each game found so is confirmed by finding the 8 bytes of the key at the start of
+ * one of its entries.
  */
 @Injectable()
 export class PositionsRepository {
@@ -167,25 +171,29 @@ export class PositionsRepository {
 
   /**
    * The games whose later positions have a key in the bucket, by the runs of postings
-   * (src/positions/postings.ts): per run, the row whose range holds the bucket. Candidates only
+   * (src/positions/postings.ts): per run, the row whose range holds the bucket (per bucket width and
+   * shift, one lookup of the index of the rows' ranges). Candidates only
    * (a game may hold another key of the bucket, or be deleted): the search confirms each by its
    * entries. And, in the same statement, how many games hold the key among their opening keys
    * (position_counts).
    */
   @GenerateSql({ params: [EXAMPLE_SOUGHT] })
   async candidates(sought: PositionSought): Promise<{ later: number[]; openingGames: number }> {
-    const rows: { opening_games: number; part: number | null; shift: number | null; base: string | null; games: Buffer | null }[] = await this.dataSource.query(
-      `SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+    const rows: { opening_games: number; bits: number | null; part: number | null; shift: number | null; base: string | null; games: Buffer | null }[] = await this.dataSource.query(
+      `SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true`,
-      [sought.bucket, signedKeyAt(sought.key, 0)],
+      [sought.top, signedKeyAt(sought.key, 0), RUN_BITS],
     );
     const later: number[] = [];
     for (const row of rows) {
-      if (row.games !== null) gamesInRow({ part: row.part!, shift: row.shift!, base: Number(row.base), games: row.games }, sought.bucket, later);
+      if (row.games !== null) gamesInRow({ part: row.part!, shift: row.shift!, base: Number(row.base), games: row.games }, sought.top >>> (32 - row.bits!), later);
     }
     return { later, openingGames: rows[0].opening_games };
   }

@@ -14,7 +14,7 @@ import type { Reads } from '../database/read-replicas.js';
 import { gameFilters } from '../games/games.service.js';
 import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
 import type { BoardPositionBody, GamePositionQuery, PositionFiltersQuery, SymmetryMode } from './dto/position-query.dto.js';
-import { bucketAt } from './position-rows.js';
+import { bucketAt, keyTopAt } from './position-rows.js';
 import { PositionsRepository } from './positions.repository.js';
 import type { PositionSought } from './positions.repository.js';
 
@@ -169,6 +169,7 @@ function soughtRows(sought: Sought): PositionSought {
   return {
     key: sought.key,
     bucket: bucketAt(sought.key, 0),
+    top: keyTopAt(sought.key, 0),
     stride: positionStride(sought.family),
     // The game's board is the queried one when its transform to the canonical board is one of the
     // canonical position's own symmetries after the queried board's transform.

@@ -5,6 +5,11 @@ import type { Query } from '../database/sql.js';
 import type { MergePlan } from './postings.js';
 import { PositionPostingsRepository } from './postings.repository.js';
 
+/** A merge makes the space of the rows it deleted free again once it has deleted this many postings (about 32 MB)… */
+const RECLAIM_POSTINGS = 2 ** 23;
+/** … or, in a larger archive, this share of all postings (a VACUUM reads the table's whole indexes). */
+const RECLAIM_SHARE = 8;
+
 /**
  * Merges the runs of postings in the background (src/positions/postings.ts): told after each write
  * ({@link kick}), it merges while a size class holds enough runs, one bucket range a statement, so
@@ -52,8 +57,9 @@ export class PostingsCompactor implements OnApplicationBootstrap, BeforeApplicat
   private async compact(): Promise<void> {
     try {
       await this.postings.whileCompacting(async (query) => {
-        for (let plan = nextMerge(await this.postings.runs(query)); plan !== null && !this.stopped; plan = nextMerge(await this.postings.runs(query))) {
-          if (!(await this.merge(plan, query))) return;
+        for (let runs = await this.postings.runs(query), plan = nextMerge(runs); plan !== null && !this.stopped; runs = await this.postings.runs(query), plan = nextMerge(runs)) {
+          const all = runs.reduce((sum, run) => sum + run.postings, 0);
+          if (!(await this.merge(plan, Math.max(RECLAIM_POSTINGS, all / RECLAIM_SHARE), query))) return;
         }
       });
     } catch (error) {
@@ -62,21 +68,31 @@ export class PostingsCompactor implements OnApplicationBootstrap, BeforeApplicat
     }
   }
 
-  /** False when it did not run to its end: its runs were claimed by another merge, or the process is stopping. */
-  private async merge(plan: MergePlan, query: Query): Promise<boolean> {
-    const target = plan.target ?? (await this.postings.claimMerge(plan.sources.map((source) => source.run), plan.shift, plan.postings, query));
+  /**
+   * False when it did not run to its end: its runs were claimed by another merge, or the process is
+   * stopping. The space of the rows it deleted is made free for its next rows each time it has read
+   * `reclaimAfter` postings.
+   */
+  private async merge(plan: MergePlan, reclaimAfter: number, query: Query): Promise<boolean> {
+    const target = plan.target ?? (await this.postings.claimMerge(plan.sources.map((source) => source.run), plan.bits, plan.shift, plan.postings, query));
     if (target === null) return false;
     let kept = 0;
+    let deleted = 0;
     for (const { low, high } of mergeSteps(plan)) {
       if (this.stopped) return false;
+      if (deleted >= reclaimAfter) {
+        await this.postings.reclaim(query);
+        deleted = 0;
+      }
       const rows = await this.postings.rowsIn(plan.sources, low, high, query);
       if (rows.length === 0) continue;
-      const postings = new Float64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
+      const postings = new BigUint64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
+      deleted += postings.length;
       let at = 0;
       for (const row of rows) at = decodeRow(row, postings, at);
       const merged = sortedDistinct(postings);
       kept += merged.length;
-      await this.postings.moveRange(target, encodeRows(merged, plan.shift), plan.sources, low, high, query);
+      await this.postings.moveRange(target, encodeRows(merged, plan.shift, plan.bits), plan.sources, low, high, query);
     }
     // Resumed, the steps done before hold postings not counted here: the size is the claim's then.
     await this.postings.finishMerge(target, plan.target === null ? kept : plan.postings, query);

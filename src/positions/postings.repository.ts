@@ -4,12 +4,14 @@ import { DataSource } from 'typeorm';
 import { DatabaseTarget } from '../database/database-target.js';
 import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
-import { encodeRows, postingOf, shiftFor, sortedDistinct } from './postings.js';
+import { POSTING_BITS, encodeRows, postingsOf, setPosting, shiftFor, sortedDistinct, wordsOf } from './postings.js';
 import type { EncodedRows, StoredRow } from './postings.js';
 
 /** A run of postings as `position_runs` has it. */
 export interface RunRow {
   readonly run: number;
+  /** The width of its buckets (src/positions/postings.ts). */
+  readonly bits: number;
   readonly shift: number;
   readonly postings: number;
   /** The run a merge is moving this one into, null when none is. */
@@ -19,6 +21,7 @@ export interface RunRow {
 /** One row of a run's postings. */
 export interface PostingRow extends StoredRow {
   readonly run: number;
+  readonly bits: number;
 }
 
 /** About how many bytes of postings one statement of a write carries. */
@@ -27,7 +30,7 @@ const STATEMENT_BYTES = 256 * 1024;
 /** The key of the session-level advisory lock a server's compactor holds while it merges (one node merges at a time). */
 const COMPACTION_LOCK_KEY = 0x7461627570n; // "tabup"
 
-const EXAMPLE_ROWS: EncodedRows = encodeRows(sortedDistinct(Float64Array.of(postingOf(0x80000, 1), postingOf(0x80001, 1), postingOf(0x80000, 2))), 20);
+const EXAMPLE_ROWS: EncodedRows = encodeRows(sortedDistinct(postingsOf([[0x800000, 1], [0x800001, 1], [0x800000, 2]])), 24);
 
 /**
  * The runs of postings of the later positions' buckets (src/positions/postings.ts): a write's run,
@@ -40,26 +43,34 @@ export class PositionPostingsRepository {
     private readonly target: DatabaseTarget,
   ) {}
 
-  /** A run of the games' buckets (each game: its id and the buckets of its later positions), on `query` (the caller's transaction); nothing when none has any. */
-  @GenerateSql({ params: [[{ id: 1, buckets: [0x80000, 0x80001] }, { id: 2, buckets: [0x80000] }]] })
-  async writeRun(games: readonly { readonly id: number; readonly buckets: readonly number[] }[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
+  /**
+   * A run of the games' buckets (each game: its id and the `bits`-bit buckets of its later
+   * positions), on `query` (the caller's transaction); nothing when none has any.
+   */
+  @GenerateSql({ params: [[{ id: 1, buckets: [0x800000, 0x800001] }, { id: 2, buckets: [0x800000] }]] })
+  async writeRun(
+    games: readonly { readonly id: number; readonly buckets: readonly number[] }[],
+    query: Query = (sql, params) => this.dataSource.query(sql, params),
+    bits: number = POSTING_BITS,
+  ): Promise<void> {
     let count = 0;
     for (const game of games) count += game.buckets.length;
     if (count === 0) return;
-    const postings = new Float64Array(count);
+    const postings = new BigUint64Array(count);
+    const words = wordsOf(postings);
     let at = 0;
-    for (const game of games) for (const bucket of game.buckets) postings[at++] = postingOf(bucket, game.id);
+    for (const game of games) for (const bucket of game.buckets) setPosting(words, at++, bucket, game.id);
     const sorted = sortedDistinct(postings);
-    const rows = encodeRows(sorted, shiftFor(sorted.length));
-    const [{ run }] = await query<{ run: string }>(`INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run`, [rows.shift, sorted.length]);
+    const rows = encodeRows(sorted, shiftFor(sorted.length, bits), bits);
+    const [{ run }] = await query<{ run: string }>(`INSERT INTO position_runs (bits, shift, postings) VALUES ($1, $2, $3) RETURNING run`, [bits, rows.shift, sorted.length]);
     // Its rows a few hundred kB a statement: the embedded database's memory (WebAssembly) grows to hold the largest statement it is sent, and never shrinks.
     for (let first = 0; first < rows.parts.length; ) {
       let last = first;
       while (last + 1 < rows.parts.length && rows.offsets[last + 1] + rows.lengths[last + 1] - rows.offsets[first] <= STATEMENT_BYTES) last++;
       const from = rows.offsets[first] - 1;
       await query(
-        `INSERT INTO position_postings (run, part, shift, base, games)
-         SELECT $1, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
+        `INSERT INTO position_postings (run, bits, part, shift, base, games)
+         SELECT $1, $8, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
          FROM unnest($4::int[], $5::bigint[], $6::int[], $7::int[]) AS p(part, base, at, length)`,
         [
           run,
@@ -69,6 +80,7 @@ export class PositionPostingsRepository {
           rows.bases.slice(first, last + 1),
           rows.offsets.slice(first, last + 1).map((offset) => offset - from),
           rows.lengths.slice(first, last + 1),
+          bits,
         ],
       );
       first = last + 1;
@@ -78,45 +90,45 @@ export class PositionPostingsRepository {
   /** Every run, oldest first (a few dozen at most: runs of a size are merged). */
   @GenerateSql()
   async runs(query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<RunRow[]> {
-    const rows = await query<{ run: string; shift: number; postings: string; merging_into: string | null }>(
-      `SELECT run, shift, postings, merging_into FROM position_runs ORDER BY run`,
+    const rows = await query<{ run: string; bits: number; shift: number; postings: string; merging_into: string | null }>(
+      `SELECT run, bits, shift, postings, merging_into FROM position_runs ORDER BY run`,
     );
-    return rows.map((row) => ({ run: Number(row.run), shift: row.shift, postings: Number(row.postings), mergingInto: row.merging_into === null ? null : Number(row.merging_into) }));
+    return rows.map((row) => ({ run: Number(row.run), bits: row.bits, shift: row.shift, postings: Number(row.postings), mergingInto: row.merging_into === null ? null : Number(row.merging_into) }));
   }
 
   /**
-   * Starts a merge of the runs into a new one of the given shift and size: the new run, or null when
-   * one of them is being merged already (claimed by another node meanwhile).
+   * Starts a merge of the runs into a new one of the given bucket width, shift and size: the new
+   * run, or null when one of them is being merged already (claimed by another node meanwhile).
    */
-  @GenerateSql({ params: [[1, 2], 12, 400] })
-  async claimMerge(sources: readonly number[], shift: number, postings: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<number | null> {
+  @GenerateSql({ params: [[1, 2], 24, 16, 400] })
+  async claimMerge(sources: readonly number[], bits: number, shift: number, postings: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<number | null> {
     // One statement: the sources locked and checked unclaimed, the new run made only when all are,
     // and the sources pointed at it. A claim racing for one of them waits, finds it claimed, makes nothing.
     const [{ target }] = await query<{ target: string | null }>(
       `WITH free AS (
          SELECT run FROM position_runs WHERE run = ANY($3::bigint[]) AND merging_into IS NULL FOR UPDATE
        ), made AS (
-         INSERT INTO position_runs (shift, postings) SELECT $1, $2 WHERE (SELECT count(*) FROM free) = cardinality($3::bigint[]) RETURNING run
+         INSERT INTO position_runs (bits, shift, postings) SELECT $4, $1, $2 WHERE (SELECT count(*) FROM free) = cardinality($3::bigint[]) RETURNING run
        ), claimed AS (
          UPDATE position_runs SET merging_into = made.run FROM made WHERE position_runs.run IN (SELECT run FROM free) RETURNING position_runs.run
        )
        SELECT (SELECT run FROM made) AS target`,
-      [shift, postings, sources],
+      [shift, postings, sources, bits],
     );
     return target === null ? null : Number(target);
   }
 
   /** The rows of the runs (each with its shift) whose bucket ranges lie in buckets `low` … `high`. */
-  @GenerateSql({ params: [[{ run: 1, shift: 20 }], 0, 0xfffff] })
+  @GenerateSql({ params: [[{ run: 1, shift: 24 }], 0, 0xffffff] })
   async rowsIn(runs: readonly { readonly run: number; readonly shift: number }[], low: number, high: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<PostingRow[]> {
-    const rows = await query<{ run: string; part: number; shift: number; base: string; games: Buffer }>(
+    const rows = await query<{ run: string; bits: number; part: number; shift: number; base: string; games: Buffer }>(
       // A lookup by the primary key per run (OFFSET 0 keeps the planner from joining the whole table instead).
-      `SELECT p.run, p.part, p.shift, p.base, p.games
+      `SELECT p.run, p.bits, p.part, p.shift, p.base, p.games
        FROM unnest($1::bigint[], $2::int[]) AS r(run, shift)
        CROSS JOIN LATERAL (SELECT * FROM position_postings q WHERE q.run = r.run AND q.part BETWEEN ($3::int >> r.shift) AND ($4::int >> r.shift) OFFSET 0) p`,
       [runs.map((r) => r.run), runs.map((r) => r.shift), low, high],
     );
-    return rows.map((row) => ({ run: Number(row.run), part: row.part, shift: row.shift, base: Number(row.base), games: row.games }));
+    return rows.map((row) => ({ run: Number(row.run), bits: row.bits, part: row.part, shift: row.shift, base: Number(row.base), games: row.games }));
   }
 
   /**
@@ -124,7 +136,7 @@ export class PositionPostingsRepository {
    * the target run, and the source runs' rows of that range deleted. A search sees each posting
    * once, before the step or after it.
    */
-  @GenerateSql({ params: [3, EXAMPLE_ROWS, [{ run: 1, shift: 20 }], 0, 0xfffff] })
+  @GenerateSql({ params: [3, EXAMPLE_ROWS, [{ run: 1, shift: 24 }], 0, 0xffffff] })
   async moveRange(target: number, rows: EncodedRows, sources: readonly { readonly run: number; readonly shift: number }[], low: number, high: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
     await query(
       // The rows to delete found as rowsIn finds them, by the primary key per run, and deleted by their row ids.
@@ -134,11 +146,21 @@ export class PositionPostingsRepository {
            CROSS JOIN LATERAL (SELECT ctid FROM position_postings q WHERE q.run = r.run AND q.part BETWEEN ($8::int >> r.shift) AND ($9::int >> r.shift) OFFSET 0) p
          ))
        )
-       INSERT INTO position_postings (run, part, shift, base, games)
-       SELECT $1, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
+       INSERT INTO position_postings (run, bits, part, shift, base, games)
+       SELECT $1, $12, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
        FROM unnest($4::int[], $5::bigint[], $10::int[], $11::int[]) AS p(part, base, at, length)`,
-      [target, rows.shift, rows.bytes, rows.parts, rows.bases, sources.map((s) => s.run), sources.map((s) => s.shift), low, high, rows.offsets, rows.lengths],
+      [target, rows.shift, rows.bytes, rows.parts, rows.bases, sources.map((s) => s.run), sources.map((s) => s.shift), low, high, rows.offsets, rows.lengths, rows.bits],
     );
+  }
+
+  /**
+   * Makes the space of the rows merges deleted free for the rows they write next (a plain VACUUM of
+   * the postings: no lock that stops a search or a write). Without it a table whose rows are all
+   * rewritten at each merge grows to hold the old rows beside the new ones.
+   */
+  @GenerateSql()
+  async reclaim(query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
+    await query(`VACUUM position_postings`);
   }
 
   /** Ends a merge whose every range has moved: the sources go, the target's size is what it holds. */

@@ -1,46 +1,78 @@
-import { BUCKET_BITS } from './position-rows.js';
-
 /**
- * The postings of the later positions' buckets (`position_postings`, migrations/1765600000000):
- * which games hold a key whose top {@link BUCKET_BITS} bits are a given bucket. They are written a
- * run at a time — the games of one write statement, sorted — and runs of a size are merged into one
- * in the background (`PostingsCompactor`), as a log-structured merge tree: a write costs a sort and
- * a few rows instead of an index entry per posting at a random place, and a search reads one row
- * per run.
+ * The postings of the later positions' buckets (`position_postings`, migrations/1765600000000 and
+ * 1765700000000): which games hold a key whose top bits are a given bucket. They are written a run
+ * at a time — the games of one write statement, sorted — and runs of a size are merged into one in
+ * the background (`PostingsCompactor`), as a log-structured merge tree: a write costs a sort and a
+ * few rows instead of an index entry per posting at a random place, and a search reads one row per
+ * run.
  *
- * A run is cut into rows by bucket range: row `part` of a run with `shift` s holds the postings of
- * buckets `part << s` to `((part + 1) << s) - 1`, the shift chosen so a row holds about
- * {@link ROW_POSTINGS} postings. A row's bytes are a byte giving the widths, then its postings in
- * the order of (bucket, game), each the bucket less the row's first (s bits, in as few whole bytes:
- * none when s is 0) and the game's id less the row's `base`, its smallest id (in as few bytes as the
- * row's largest needs), big-endian: 3 to 4 bytes a posting for runs of thousands of games.
+ * A run's buckets are the keys' top {@link POSTING_BITS} bits (runs written before migration
+ * 1765700000000: 20, and they keep them; a run's `bits` says which). A run is cut into rows by bucket
+ * range: row `part` of a run with `shift` s holds the postings of buckets `part << s` to
+ * `((part + 1) << s) - 1`, the shift chosen so a row holds about {@link ROW_POSTINGS} postings. A
+ * row's bytes are a byte giving the widths, then its postings in the order of (bucket, game), each
+ * the bucket less the row's first (s bits, in as few whole bytes: none when s is 0) and the game's
+ * id less the row's `base`, its smallest id (in as few bytes as the row's largest needs),
+ * big-endian: 4 to 5 bytes a posting for runs of thousands of games.
  *
- * In memory a posting is one number, `bucket * 2^33 + game id` (exact: 20 + 33 bits), so a run's
- * postings sort as a Float64Array.
+ * In memory a run's postings are a BigUint64Array, a posting `bucket * 2^40 + game id`, sorted by
+ * the engine's own numeric sort and read and written as two 32-bit words (no BigInt is made).
  */
-/** About how many postings a row holds: about 1.4 kB, kept in the row (no TOAST). */
+/**
+ * The bits of a key that make its bucket in the runs written now. A search confirms every game of
+ * the bucket by its entries; with 20 bits a million games put ~200 games in a bucket (a rare
+ * position confirmed each of them), with 24 a dozen. A posting's bucket then takes a byte more in
+ * runs of a few hundred to 65,000 games, none more in larger ones.
+ */
+export const POSTING_BITS = 24;
+/** The bucket widths runs may have: runs written before migration 1765700000000 have 20 bits. */
+export const RUN_BITS: readonly number[] = [20, POSTING_BITS];
+/** About how many postings a row holds: about 1 kB, kept in the row (no TOAST). */
 export const ROW_POSTINGS = 200;
 /** Runs whose posting counts share a power of {@link MERGE_FANOUT} are merged once there are that many of them. */
 export const MERGE_FANOUT = 8;
-const GAME_SPAN = 2 ** 33;
+/** A game id takes the low 40 bits of a posting, its bucket (24 bits at most) the others. */
+const GAME_HIGH = 2 ** 8;
+const WORD = 2 ** 32;
+/** Which 32-bit word of a 64-bit element holds its high half, on this machine. */
+const HIGH = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 1 : 0;
+const LOW = 1 - HIGH;
 
-/** The posting of a game's bucket, as a number that sorts by (bucket, game). */
-export function postingOf(bucket: number, game: number): number {
-  return bucket * GAME_SPAN + game;
+/** A run's postings as they are sorted: `bucket * 2^40 + game id`. */
+export type Postings = BigUint64Array;
+
+/** The two 32-bit words of each posting, for reading and writing them. */
+export function wordsOf(postings: Postings): Uint32Array {
+  return new Uint32Array(postings.buffer, postings.byteOffset, postings.length * 2);
 }
 
-export function bucketOfPosting(posting: number): number {
-  return Math.floor(posting / GAME_SPAN);
+/** Sets posting `i` (through {@link wordsOf}) to a game's bucket. */
+export function setPosting(words: Uint32Array, i: number, bucket: number, game: number): void {
+  if (!(game < GAME_HIGH * WORD) || !(bucket < 2 ** POSTING_BITS)) throw new RangeError(`no posting holds bucket ${bucket} of game ${game}`);
+  words[2 * i + HIGH] = bucket * GAME_HIGH + Math.floor(game / WORD);
+  words[2 * i + LOW] = game % WORD;
 }
 
-export function gameOfPosting(posting: number): number {
-  return posting % GAME_SPAN;
+export function bucketOfPosting(words: Uint32Array, i: number): number {
+  return words[2 * i + HIGH] >>> 8;
 }
 
-/** The shift that cuts `count` postings into rows of about {@link ROW_POSTINGS}. */
-export function shiftFor(count: number): number {
+export function gameOfPosting(words: Uint32Array, i: number): number {
+  return (words[2 * i + HIGH] & 0xff) * WORD + words[2 * i + LOW];
+}
+
+/** Postings of (bucket, game) pairs, in their order (for tests and examples). */
+export function postingsOf(pairs: readonly (readonly [number, number])[]): Postings {
+  const postings = new BigUint64Array(pairs.length);
+  const words = wordsOf(postings);
+  pairs.forEach(([bucket, game], i) => setPosting(words, i, bucket, game));
+  return postings;
+}
+
+/** The shift that cuts `count` postings of `bits`-bit buckets into rows of about {@link ROW_POSTINGS}. */
+export function shiftFor(count: number, bits: number = POSTING_BITS): number {
   const parts = Math.max(1, count / ROW_POSTINGS);
-  return Math.max(0, BUCKET_BITS - Math.ceil(Math.log2(parts)));
+  return Math.max(0, bits - Math.ceil(Math.log2(parts)));
 }
 
 /** The size class of a run of `count` postings: runs of one class are merged together. */
@@ -50,6 +82,7 @@ export function tierOf(count: number): number {
 
 /** A run's rows, ready for one statement: part numbers, bases, and each row's bytes in `bytes` at `offsets`/`lengths` (1-based offsets, as SQL's substring takes them). */
 export interface EncodedRows {
+  readonly bits: number;
   readonly shift: number;
   readonly parts: number[];
   readonly bases: number[];
@@ -62,11 +95,15 @@ export interface EncodedRows {
  * Postings sorted and without repeats (sorts `postings` in place, returns the distinct prefix).
  * A game indexed twice (re-indexed, its rows merged with the old run) holds a bucket once.
  */
-export function sortedDistinct(postings: Float64Array): Float64Array {
+export function sortedDistinct(postings: Postings): Postings {
   postings.sort();
+  const words = wordsOf(postings);
   let kept = 0;
   for (let i = 0; i < postings.length; i++) {
-    if (i === 0 || postings[i] !== postings[kept - 1]) postings[kept++] = postings[i];
+    if (i > 0 && words[2 * i] === words[2 * kept - 2] && words[2 * i + 1] === words[2 * kept - 1]) continue;
+    words[2 * kept] = words[2 * i];
+    words[2 * kept + 1] = words[2 * i + 1];
+    kept++;
   }
   return postings.subarray(0, kept);
 }
@@ -88,20 +125,21 @@ function readBigEndian(bytes: Uint8Array, at: number, width: number): number {
   return value;
 }
 
-/** Sorted, distinct postings as the rows of a run with the given shift. */
-export function encodeRows(sorted: Float64Array, shift: number): EncodedRows {
+/** Sorted, distinct postings as the rows of a run of `bits`-bit buckets with the given shift. */
+export function encodeRows(sorted: Postings, shift: number, bits: number = POSTING_BITS): EncodedRows {
   const bucketBytes = bytesOfBits(shift);
+  const words = wordsOf(sorted);
   // At most 4 + 3 bytes a posting, and a byte a row.
   const bytes = Buffer.allocUnsafe(sorted.length * 8);
-  const rows = { shift, parts: [] as number[], bases: [] as number[], offsets: [] as number[], lengths: [] as number[] };
+  const rows = { bits, shift, parts: [] as number[], bases: [] as number[], offsets: [] as number[], lengths: [] as number[] };
   let at = 0;
   for (let start = 0; start < sorted.length; ) {
-    const part = bucketOfPosting(sorted[start]) >>> shift;
+    const part = bucketOfPosting(words, start) >>> shift;
     let end = start;
     let base = Number.MAX_SAFE_INTEGER;
     let top = 0;
-    while (end < sorted.length && bucketOfPosting(sorted[end]) >>> shift === part) {
-      const game = gameOfPosting(sorted[end]);
+    while (end < sorted.length && bucketOfPosting(words, end) >>> shift === part) {
+      const game = gameOfPosting(words, end);
       base = Math.min(base, game);
       top = Math.max(top, game);
       end++;
@@ -115,8 +153,8 @@ export function encodeRows(sorted: Float64Array, shift: number): EncodedRows {
     bytes[at++] = (bucketBytes << 4) | gameBytes;
     const first = part << shift;
     for (let i = start; i < end; i++) {
-      writeBigEndian(bytes, at, bucketOfPosting(sorted[i]) - first, bucketBytes);
-      writeBigEndian(bytes, at + bucketBytes, gameOfPosting(sorted[i]) - base, gameBytes);
+      writeBigEndian(bytes, at, bucketOfPosting(words, i) - first, bucketBytes);
+      writeBigEndian(bytes, at + bucketBytes, gameOfPosting(words, i) - base, gameBytes);
       at += bucketBytes + gameBytes;
     }
     start = end;
@@ -139,13 +177,14 @@ export function postingsInRow(row: StoredRow): number {
 }
 
 /** The postings of a row, appended to `into` from `at`; the index after the last. */
-export function decodeRow(row: StoredRow, into: Float64Array, at: number): number {
+export function decodeRow(row: StoredRow, into: Postings, at: number): number {
   const { games: bytes } = row;
+  const words = wordsOf(into);
   const bucketBytes = bytes[0] >>> 4;
   const gameBytes = bytes[0] & 0x0f;
   const first = row.part << row.shift;
   for (let i = 1; i + bucketBytes + gameBytes <= bytes.length; i += bucketBytes + gameBytes) {
-    into[at++] = postingOf(first + readBigEndian(bytes, i, bucketBytes), row.base + readBigEndian(bytes, i + bucketBytes, gameBytes));
+    setPosting(words, at++, first + readBigEndian(bytes, i, bucketBytes), row.base + readBigEndian(bytes, i + bucketBytes, gameBytes));
   }
   return at;
 }
@@ -172,6 +211,8 @@ export function gamesInRow(row: StoredRow, bucket: number, into: number[]): void
 /** A run as the compactor plans with it. */
 export interface PlannedRun {
   readonly run: number;
+  /** The width of its buckets: only runs of one width are merged together. */
+  readonly bits: number;
   readonly shift: number;
   readonly postings: number;
   readonly mergingInto: number | null;
@@ -180,6 +221,7 @@ export interface PlannedRun {
 /** A merge to do: its sources into `target` (null: a new run to claim, of `shift` and `postings`). */
 export interface MergePlan {
   readonly target: number | null;
+  readonly bits: number;
   readonly shift: number;
   readonly postings: number;
   readonly sources: readonly { readonly run: number; readonly shift: number }[];
@@ -187,7 +229,8 @@ export interface MergePlan {
 
 /**
  * The next merge: first one interrupted (runs moving into a target), then the smallest size class
- * with {@link MERGE_FANOUT} runs or more, all of that class merged, oldest first. Null when none is due.
+ * with {@link MERGE_FANOUT} runs or more (of one bucket width), all of that class merged, oldest
+ * first. Null when none is due.
  */
 export function nextMerge(runs: readonly PlannedRun[]): MergePlan | null {
   const byRun = new Map(runs.map((run) => [run.run, run]));
@@ -195,20 +238,22 @@ export function nextMerge(runs: readonly PlannedRun[]): MergePlan | null {
   if (moving.length > 0) {
     const target = byRun.get(moving[0].mergingInto!);
     const sources = moving.filter((run) => run.mergingInto === moving[0].mergingInto);
-    if (target !== undefined) return { target: target.run, shift: target.shift, postings: target.postings, sources: sources.map(({ run, shift }) => ({ run, shift })) };
+    if (target !== undefined) return { target: target.run, bits: target.bits, shift: target.shift, postings: target.postings, sources: sources.map(({ run, shift }) => ({ run, shift })) };
   }
   const targets = new Set(moving.map((run) => run.mergingInto));
+  // By size class, then bucket width (the width in the class's key: 2^6 classes at most).
   const tiers = new Map<number, PlannedRun[]>();
   for (const run of runs) {
     if (run.mergingInto !== null || targets.has(run.run)) continue;
-    const tier = tierOf(run.postings);
+    const tier = tierOf(run.postings) * 64 + run.bits;
     tiers.set(tier, [...(tiers.get(tier) ?? []), run]);
   }
   for (const tier of [...tiers.keys()].sort((a, b) => a - b)) {
     const sources = tiers.get(tier)!;
     if (sources.length < MERGE_FANOUT) continue;
     const postings = sources.reduce((sum, run) => sum + run.postings, 0);
-    return { target: null, shift: shiftFor(postings), postings, sources: sources.map(({ run, shift }) => ({ run, shift })) };
+    const { bits } = sources[0];
+    return { target: null, bits, shift: shiftFor(postings, bits), postings, sources: sources.map(({ run, shift }) => ({ run, shift })) };
   }
   return null;
 }
@@ -221,7 +266,7 @@ export const STEP_POSTINGS = 1 << 18;
  * never cutting a source's row or the target's (every shift's range is a power of two, aligned).
  */
 export function mergeSteps(plan: MergePlan): { low: number; high: number }[] {
-  const all = 1 << BUCKET_BITS;
+  const all = 2 ** plan.bits;
   let width = all;
   while (width > 1 && (plan.postings * width) / all > STEP_POSTINGS) width >>>= 1;
   for (const shift of [plan.shift, ...plan.sources.map((source) => source.shift)]) width = Math.max(width, 1 << shift);

@@ -240,10 +240,10 @@ WITH src AS (
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
 -- GamesWriteRepository.writePostings
-INSERT INTO position_runs (shift, postings) VALUES ($1, $2) RETURNING run;
+INSERT INTO position_runs (bits, shift, postings) VALUES ($1, $2, $3) RETURNING run;
 
-INSERT INTO position_postings (run, part, shift, base, games)
-         SELECT $1, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
+INSERT INTO position_postings (run, bits, part, shift, base, games)
+         SELECT $1, $8, p.part, $2, p.base, substring($3::bytea FROM p.at FOR p.length)
          FROM unnest($4::int[], $5::bigint[], $6::int[], $7::int[]) AS p(part, base, at, length);
 
 -- GamesWriteRepository.replaceReading

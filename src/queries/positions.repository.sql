@@ -12,11 +12,14 @@ SELECT fa.name AS family, p.plies, p.head, p.tail,
 SELECT 1 FROM games WHERE id = $1;
 
 -- PositionsRepository.games (newest first)
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;
 
 WITH later AS MATERIALIZED (
@@ -62,11 +65,14 @@ WITH f AS (
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (the next page)
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;
 
 WITH later AS MATERIALIZED (
@@ -112,11 +118,14 @@ WITH f AS (
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.games (exact, a player, past a game)
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;
 
 WITH f AS (
@@ -163,11 +172,14 @@ WITH f AS (
            WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PositionsRepository.count (every game)
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;
 
 WITH f AS (
@@ -185,11 +197,14 @@ WITH f AS (
        ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.count (in a period)
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;
 
 WITH f AS (
@@ -209,11 +224,14 @@ WITH f AS (
            WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
 
 -- PositionsRepository.moves (every game)
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;
 
 WITH f AS (
@@ -235,11 +253,14 @@ WITH f AS (
        GROUP BY 1, 2;
 
 -- PositionsRepository.moves (a player)
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;
 
 WITH f AS (
@@ -261,9 +282,12 @@ WITH f AS (
        GROUP BY 1, 2;
 
 -- PositionsRepository.candidates
-SELECT c.n AS opening_games, p.part, p.shift, p.base, p.games
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (
-         SELECT q.part, q.shift, q.base, q.games FROM generate_series(0, 20) AS s(shift)
-         CROSS JOIN LATERAL (SELECT part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = $1::int >> s.shift) q
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+         ) q
        ) p ON true;

@@ -11,7 +11,8 @@ import type { Position, Replayed } from '../support/positions/go-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
 import { PostingsCompactor } from '../../src/positions/postings-compactor.js';
 import { PositionPostingsRepository } from '../../src/positions/postings.repository.js';
-import { decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
+import { MERGE_FANOUT, POSTING_BITS, decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
+import { laterBuckets } from '../../src/positions/position-rows.js';
 
 /*
  * Search by position on the GNU Go games, checked against a brute-force search written here: every
@@ -306,29 +307,60 @@ describe('positions: the GNU Go games against a brute-force search', () => {
 
     // A merge of the merged runs (those cut into more than one row) stopped after its first bucket
     // range, the narrowest a merge's step can be, as a process stopping would leave it.
-    const cut = runs.filter((run) => run.shift < 20);
+    expect(runs.every((run) => run.bits === POSTING_BITS)).toBe(true);
+    const cut = runs.filter((run) => run.shift < POSTING_BITS);
     expect(cut.length).toBeGreaterThan(0);
     const size = cut.reduce((sum, run) => sum + run.postings, 0);
     const plan = { target: null, shift: shiftFor(size), postings: size, sources: cut.map(({ run, shift }) => ({ run, shift })) };
-    const target = (await repository.claimMerge(plan.sources.map((source) => source.run), plan.shift, plan.postings))!;
+    const target = (await repository.claimMerge(plan.sources.map((source) => source.run), POSTING_BITS, plan.shift, plan.postings))!;
     expect(target).not.toBeNull();
     // A second claim of one of those runs loses.
-    expect(await repository.claimMerge([plan.sources[0].run], plan.shift, 1)).toBeNull();
+    expect(await repository.claimMerge([plan.sources[0].run], POSTING_BITS, plan.shift, 1)).toBeNull();
     const width = 2 ** Math.max(plan.shift, ...plan.sources.map((source) => source.shift));
-    expect(width).toBeLessThan(2 ** 20);
+    expect(width).toBeLessThan(2 ** POSTING_BITS);
     const rows = await repository.rowsIn(plan.sources, 0, width - 1);
-    const merged = new Float64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
+    const merged = new BigUint64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
     rows.reduce((at, row) => decodeRow(row, merged, at), 0);
     await repository.moveRange(target, encodeRows(sortedDistinct(merged), plan.shift), plan.sources, 0, width - 1);
-    expect((await repository.rowsIn(plan.sources, 0, 2 ** 20 - 1)).length).toBeGreaterThan(0);
+    expect((await repository.rowsIn(plan.sources, 0, 2 ** POSTING_BITS - 1)).length).toBeGreaterThan(0);
     await expectSamplesFound();
 
     // The compactor finds the merge half done and ends it.
     compactor.kick();
     await compactor.idle();
     const after = await repository.runs();
-    expect(after.map((run) => run.run)).toEqual([...runs.filter((run) => run.shift === 20).map((run) => run.run), target]);
+    expect(after.map((run) => run.run)).toEqual([...runs.filter((run) => run.shift === POSTING_BITS).map((run) => run.run), target]);
     expect(after.every((run) => run.mergingInto === null)).toBe(true);
+    await expectSamplesFound();
+  });
+
+  it('runs of 20-bit buckets (written before migration 1765700000000) are read beside 24-bit ones, and merged only with their own', async () => {
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    const compactor = archive.app.get(PostingsCompactor);
+    const repository = archive.app.get(PositionPostingsRepository);
+    await compactor.idle();
+    // Every game's postings written again: the games in turn into runs of 20-bit and of 24-bit
+    // buckets, from their stored entries, as the code before wrote them and as it writes them now.
+    const stored = (await db.query(`SELECT game_id, head || coalesce(tail, ''::bytea) AS entries FROM game_positions ORDER BY game_id`)) as { game_id: string; entries: Buffer }[];
+    await db.query('DELETE FROM position_postings');
+    await db.query('DELETE FROM position_runs');
+    const narrow = stored.filter((_, i) => i % 2 === 0);
+    const wide = stored.filter((_, i) => i % 2 === 1);
+    const written = (rows: typeof stored, bits: number) => rows.map((row) => ({ id: Number(row.game_id), buckets: laterBuckets({ family: 'go', entries: row.entries, stride: 11 }, bits) }));
+    // The 20-bit ones in as many runs as start a merge, the 24-bit ones in fewer.
+    const per = Math.ceil(narrow.length / MERGE_FANOUT);
+    for (let first = 0; first < narrow.length; first += per) await repository.writeRun(written(narrow.slice(first, first + per), 20), undefined, 20);
+    for (let first = 0; first < wide.length; first += Math.ceil(wide.length / 3)) await repository.writeRun(written(wide.slice(first, first + Math.ceil(wide.length / 3)), POSTING_BITS));
+    const before = await repository.runs();
+    expect(before.filter((run) => run.bits === 20)).toHaveLength(MERGE_FANOUT);
+    await expectSamplesFound();
+    compactor.kick();
+    await compactor.idle();
+    // The 20-bit runs merged into one of 20 bits; the 24-bit ones, too few to merge, as they were.
+    const after = await repository.runs();
+    expect(after.filter((run) => run.bits === 20)).toHaveLength(1);
+    expect(after.filter((run) => run.bits === POSTING_BITS).map((run) => run.run)).toEqual(before.filter((run) => run.bits === POSTING_BITS).map((run) => run.run));
+    expect((await db.query('SELECT DISTINCT bits FROM position_postings WHERE run = $1', [after.find((run) => run.bits === 20)!.run])) as unknown[]).toEqual([{ bits: 20 }]);
     await expectSamplesFound();
   });
 
