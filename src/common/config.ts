@@ -56,7 +56,8 @@ export class AppConfig {
 
   /**
    * How often the embedded database looks for tables changed enough to need fresh planner
-   * statistics or a vacuum (PGlite runs no autovacuum), in ms; 0 turns it off. Ignored with DATABASE_URL.
+   * statistics or a vacuum (PGlite runs no autovacuum), in ms; 0 turns it off. With DATABASE_URL,
+   * only when the server's autovacuum is off, and then it analyses only.
    */
   @IntSetting(60_000, 0)
   EMBEDDED_MAINTENANCE_MS = 60_000;

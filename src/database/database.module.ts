@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DATABASE_TIMEOUTS, EMBEDDED_TIMEOUTS, databaseOptions } from './database-options.js';
 import { DATABASE_TARGET_PROVIDER, DatabaseTarget } from './database-target.js';
 import { DatabaseRepository } from './database.repository.js';
-import { EmbeddedMaintenance } from './embedded-maintenance.js';
+import { TableMaintenance } from './table-maintenance.js';
 import { ReadReplicas } from './read-replicas.js';
 
 @Module({ providers: [DATABASE_TARGET_PROVIDER], exports: [DatabaseTarget] })
@@ -20,7 +20,7 @@ class ReadReplicasModule {}
  * the read replicas.
  */
 @Module({
-  providers: [EmbeddedMaintenance, DatabaseRepository],
+  providers: [TableMaintenance, DatabaseRepository],
   exports: [DatabaseRepository, DatabaseTargetModule],
   imports: [
     DatabaseTargetModule,

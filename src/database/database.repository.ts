@@ -20,7 +20,7 @@ export const MIGRATION_LOCK_KEY = '8386939317591076205';
 
 /**
  * The statements about the database itself rather than the archive's rows: whether it answers
- * (`GET /health`), and the statistics and upkeep of its tables (embedded-maintenance.ts). The SQL
+ * (`GET /health`), and the statistics and upkeep of its tables (table-maintenance.ts). The SQL
  * sent is in src/queries/database.repository.sql.
  */
 @Injectable()
@@ -48,10 +48,20 @@ export class DatabaseRepository {
     return here.here;
   }
 
-  /** Vacuums and analyses the table (its name quoted), or only analyses it. */
+  /**
+   * Vacuums and analyses the table (its name quoted), or only analyses it; skipped when another
+   * session holds a lock that would make it wait (another node's analysis of the same table).
+   */
   @GenerateSql({ name: 'vacuum', params: ['"player_names"', 'vacuum'] }, { name: 'analyse only', params: ['"player_names"', 'analyze'] })
   async upkeep(quotedName: string, upkeep: 'vacuum' | 'analyze'): Promise<void> {
-    await this.dataSource.query(upkeep === 'vacuum' ? `VACUUM (ANALYZE) ${quotedName}` : `ANALYZE ${quotedName}`);
+    await this.dataSource.query(upkeep === 'vacuum' ? `VACUUM (ANALYZE, SKIP_LOCKED) ${quotedName}` : `ANALYZE (SKIP_LOCKED) ${quotedName}`);
+  }
+
+  /** Whether the server runs autovacuum (the embedded database never does, whatever it says). */
+  @GenerateSql()
+  async autovacuumOn(): Promise<boolean> {
+    const [row]: { on: boolean }[] = await this.dataSource.query(`SELECT current_setting('autovacuum') = 'on' AS on`);
+    return row.on;
   }
 
   /**

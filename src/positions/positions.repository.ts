@@ -58,6 +58,12 @@ export interface MoveRow {
   readonly newest: number;
 }
 
+/** The games a search confirms by their later positions, and how many hold the key among their opening keys. */
+export interface Candidates {
+  readonly later: number[];
+  readonly openingGames: number;
+}
+
 const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'hex'), bucket: 0x80000, top: 0x80000000, stride: 11, transforms: null };
 
 /**
@@ -71,6 +77,9 @@ const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'h
  */
 @Injectable()
 export class PositionsRepository {
+  /** From how many games holding the key among their opening keys filters may go first (see narrowingFirst; tests lower it). */
+  static narrowFirstFrom = 5_000;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   private readonly query: Query = (sql, params) => this.dataSource.query(sql, params);
@@ -110,14 +119,15 @@ export class PositionsRepository {
     const { pastId, ...narrowing } = filters;
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
     const { where, params } = whereClause(narrowing);
-    const { later, openingGames } = await this.candidates(sought);
-    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, later));
-    const { sql: hits } = hitsOf(sought, later, params);
+    const candidates = await this.candidates(sought);
+    const { later, openingGames } = candidates;
+    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, candidates));
+    const { sql: hits, narrowed } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames));
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
     const rows: (SummaryRow & { at: number; entry: Buffer; total: string })[] = await this.dataSource.query(
       `WITH ${hits}, matched AS (
-         SELECT h.game_id, h.at, h.entry FROM hit h${where.length > 0 ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+         SELECT h.game_id, h.at, h.entry FROM hit h${where.length > 0 && !narrowed ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
        )
        SELECT ${SUMMARY_COLUMNS}, m.at, m.entry, (SELECT count(*) FROM matched) AS total
        FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
@@ -126,18 +136,19 @@ export class PositionsRepository {
        LIMIT $${params.length}`,
       params,
     );
-    if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing, later) };
+    if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing, candidates) };
     return { hits: await withPlayers(this.query, rows, sought.stride), total: Number(rows[0].total) };
   }
 
-  /** How many games reach the position, narrowed by the filters (`candidates`: the later positions' candidates, when read already). */
+  /** How many games reach the position, narrowed by the filters (`candidates`: what {@link candidates} gave, when read already). */
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
-  async count(sought: PositionSought, filters: GameFilters, candidates?: readonly number[]): Promise<number> {
+  async count(sought: PositionSought, filters: GameFilters, candidates?: Candidates): Promise<number> {
     const { where, params } = whereClause(filters);
     // The candidates a caller read already are not read again.
-    const { sql: hits } = hitsOf(sought, candidates ?? (await this.candidates(sought)).later, params);
+    const { later, openingGames } = candidates ?? (await this.candidates(sought));
+    const { sql: hits, narrowed } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames));
     const rows: { n: string }[] = await this.dataSource.query(
-      where.length === 0
+      where.length === 0 || narrowed
         ? `WITH ${hits} SELECT count(*) AS n FROM hit`
         : `WITH ${hits}
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
@@ -157,16 +168,22 @@ export class PositionsRepository {
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
     const { where, params } = whereClause(filters);
-    const { sql: hits } = hitsOf(sought, (await this.candidates(sought)).later, params);
+    const { later, openingGames } = await this.candidates(sought);
+    const { sql: hits, narrowed } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames));
     const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
       `WITH ${hits}
        SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
               to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
-       FROM hit h${where.length > 0 ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+       FROM hit h${where.length > 0 && !narrowed ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
        GROUP BY 1, 2`,
       params,
     );
     return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played, newest: Number(row.newest) }));
+  }
+
+  /** See {@link narrowingFirst}. */
+  private narrowFirst(where: readonly string[], params: readonly unknown[], openingGames: number): Promise<readonly string[] | null> {
+    return narrowingFirst(this.query, where, params, openingGames);
   }
 
   /**
@@ -178,7 +195,7 @@ export class PositionsRepository {
    * (position_counts).
    */
   @GenerateSql({ params: [EXAMPLE_SOUGHT] })
-  async candidates(sought: PositionSought): Promise<{ later: number[]; openingGames: number }> {
+  async candidates(sought: PositionSought): Promise<Candidates> {
     const rows: { opening_games: number; bits: number | null; part: number | null; shift: number | null; base: string | null; games: Buffer | null }[] = await this.dataSource.query(
       `SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
@@ -201,6 +218,24 @@ export class PositionsRepository {
 
 /** Up to how many games holding a key among their opening keys are read by the key's index and sorted; more, newest first by id. */
 const FEW_OPENING_GAMES = 5_000;
+
+/**
+ * The filters (`where`, on `games g` and `game_analyses a`, their parameters the first of `params`)
+ * to apply before the key, or null: when more than `PositionsRepository.narrowFirstFrom` games hold the key
+ * among their opening keys and the planner expects the filters to keep fewer games than that. The
+ * planner cannot know how many games hold a key (its estimate for a GIN array is a guess, a few
+ * hundred, where the start of a game is held by every game), so left alone it reads every game
+ * reaching a common opening to keep a player's few hundred; `position_counts` knows, and the
+ * filters' own estimate (EXPLAIN of them alone) is the planner's usual one.
+ */
+async function narrowingFirst(query: Query, where: readonly string[], params: readonly unknown[], openingGames: number): Promise<readonly string[] | null> {
+  if (where.length === 0 || openingGames <= PositionsRepository.narrowFirstFrom) return null;
+  const [plan] = await query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    `EXPLAIN (FORMAT JSON) SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}`,
+    [...params],
+  );
+  return plan['QUERY PLAN'][0].Plan['Plan Rows'] < openingGames ? where : null;
+}
 
 /**
  * The page with no filter, which must not read every game of a position every game reaches: the
@@ -290,8 +325,10 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
 /**
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
  * result, played) of the games reaching the sought position, its parameters added to `params`.
+ * With `narrowing` (filters on `games g` and `game_analyses a`, see {@link narrowingFirst}), of the
+ * games those filters keep, found first (`narrowed` true: `hit` is filtered already).
  */
-function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[]): { sql: string } {
+function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[], narrowing: readonly string[] | null = null): { sql: string; narrowed: boolean } {
   const { key, opening, laterHolds } = conditionsOf(sought, later, params);
   const stride = `$${params.push(sought.stride)}::int`;
   const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY($${params.push(sought.transforms)}::int[])`;
@@ -300,18 +337,24 @@ function hitsOf(sought: PositionSought, later: readonly number[], params: unknow
   // the row's head first, the tail (out of line) read only when the head lacks it. A key found at an
   // offset that is no entry's start is 8 bytes of two entries: no match (the chance of it is that of
   // 64 random bits agreeing).
-  const sql = `f AS (
+  // Narrowed first: each game the filters keep, its row read by its id (OFFSET 0: one lookup a game,
+  // not a join the planner might make over every row).
+  const byOpening =
+    narrowing === null
+      ? `game_positions p`
+      : `narrowed n CROSS JOIN LATERAL (SELECT q.game_id, q.head, q.openings, q.result, q.played FROM game_positions q WHERE q.game_id = n.id OFFSET 0) p`;
+  const sql = `${narrowing === null ? '' : `narrowed AS MATERIALIZED (SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${narrowing.join(' AND ')}), `}f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
+         FROM ${byOpening} CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
          WHERE p.openings @> ${opening} AND h.at > 0
          UNION ALL
          SELECT p.game_id, ${foundAt(stride)}, p.result, p.played
          FROM game_positions p ${foundIn(key)}
-         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)
+         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)${narrowing === null ? '' : ' AND p.game_id IN (SELECT id FROM narrowed)'}
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
        )`;
-  return { sql };
+  return { sql, narrowed: narrowing !== null };
 }
 
 /**

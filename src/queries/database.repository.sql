@@ -11,10 +11,13 @@ SELECT relname, n_live_tup, n_dead_tup, n_mod_since_analyze, n_ins_since_vacuum 
 SELECT to_regclass($1) IS NOT NULL AS here;
 
 -- DatabaseRepository.upkeep (vacuum)
-VACUUM (ANALYZE) "player_names";
+VACUUM (ANALYZE, SKIP_LOCKED) "player_names";
 
 -- DatabaseRepository.upkeep (analyse only)
-ANALYZE "player_names";
+ANALYZE (SKIP_LOCKED) "player_names";
+
+-- DatabaseRepository.autovacuumOn
+SELECT current_setting('autovacuum') = 'on' AS on;
 
 -- DatabaseRepository.whileMigrationLocked
 SELECT pg_advisory_lock($1::bigint);

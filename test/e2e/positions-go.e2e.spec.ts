@@ -11,6 +11,8 @@ import type { Position, Replayed } from '../support/positions/go-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
 import { PostingsCompactor } from '../../src/positions/postings-compactor.js';
 import { PositionPostingsRepository } from '../../src/positions/postings.repository.js';
+import { PositionsRepository } from '../../src/positions/positions.repository.js';
+import { jest } from '@jest/globals';
 import { MERGE_FANOUT, POSTING_BITS, decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
 import { laterBuckets } from '../../src/positions/position-rows.js';
 
@@ -227,6 +229,27 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     const narrowed = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=40&player=${encodeURIComponent(name!)}`);
     expect(new Set(narrowed.items.map((item) => item.id))).toEqual(playing);
     expect(narrowed.total).toBe(playing.size);
+    const explorer = async () => ((await (await fetch(`${archive.baseUrl}/positions/explorer?game=${id}&ply=${ply}&player=${encodeURIComponent(name!)}`)).json()) as { games: number; moves: unknown[] });
+    const explored = await explorer();
+    expect(explored.games).toBe(playing.size);
+
+    // The same answers when the player's games are found first and then those reaching the position
+    // (as for an opening a million games reach): every game reaches the start, few are the player's.
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    const sent = jest.spyOn(db, 'query');
+    const threshold = PositionsRepository.narrowFirstFrom;
+    PositionsRepository.narrowFirstFrom = 0;
+    try {
+      const first = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=40&player=${encodeURIComponent(name!)}`);
+      expect(new Set(first.items.map((item) => item.id))).toEqual(playing);
+      expect(first.items.map((item) => [item.id, item.ply])).toEqual(narrowed.items.map((item) => [item.id, item.ply]));
+      expect(first.total).toBe(playing.size);
+      expect(await explorer()).toEqual(explored);
+      expect(sent.mock.calls.some(([sql]) => String(sql).includes('narrowed AS MATERIALIZED'))).toBe(true);
+    } finally {
+      PositionsRepository.narrowFirstFrom = threshold;
+      sent.mockRestore();
+    }
   });
 
   it('answers bad questions with problem+json and a stable code', async () => {

@@ -3,7 +3,9 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/common/config.js';
-import { EmbeddedMaintenance, upkeepOf } from '../../src/database/embedded-maintenance.js';
+import { TableMaintenance, upkeepOf } from '../../src/database/table-maintenance.js';
+import { startArchive } from '../support/archive-harness.js';
+import type { TestArchive } from '../support/archive-harness.js';
 
 /**
  * PGlite runs no autovacuum: the archive's own round must give an embedded archive planner
@@ -25,6 +27,52 @@ describe('upkeep thresholds', () => {
     expect(upkeepOf(table({ insertedSinceVacuum: 1200 }))).toBe('none');
     expect(upkeepOf(table({ insertedSinceVacuum: 1201, modifiedSinceAnalyze: 1201 }))).toBe('vacuum');
   });
+
+  it('on a server\'s tables, which it only analyses, the analysis\'s threshold alone', () => {
+    expect(upkeepOf(table({ dead: 900, insertedSinceVacuum: 5000, modifiedSinceAnalyze: 150 }), false)).toBe('none');
+    expect(upkeepOf(table({ insertedSinceVacuum: 5000, modifiedSinceAnalyze: 151 }), false)).toBe('analyze');
+  });
+});
+
+/** Rounds until one does something to the table (the change counters reach the statistics views a moment after the commit). */
+async function roundFor(maintenance: TableMaintenance, table: string): Promise<Record<string, string>> {
+  let done: Record<string, string> = {};
+  for (let attempt = 0; attempt < 50 && done[table] === undefined; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    done = await maintenance.runOnce();
+  }
+  return done;
+}
+
+describe('the maintenance round on the database the suite runs on (a server when TABULA_TEST_DATABASE_URL names one)', () => {
+  let archive: TestArchive;
+
+  beforeAll(async () => {
+    archive = await startArchive({ EMBEDDED_MAINTENANCE_MS: '0' });
+  });
+  afterAll(async () => {
+    await archive?.close();
+  });
+
+  it('analyses a server\'s tables only when its autovacuum is off, and never vacuums them', async () => {
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    const maintenance = archive.app.get(TableMaintenance);
+    const embedded = process.env.TABULA_TEST_DATABASE_URL === undefined;
+    const [{ autovacuum }] = (await db.query(`SELECT current_setting('autovacuum') AS autovacuum`)) as { autovacuum: string }[];
+    // 1,500 rows: past the insert vacuum's threshold as well as the analysis's.
+    await db.query(`INSERT INTO player_names (name_key) SELECT 'player ' || n FROM generate_series(1, 1500) AS n`);
+    if (!embedded && autovacuum === 'on') {
+      // The server's own autovacuum keeps the statistics: the archive leaves its tables alone.
+      expect(await maintenance.isActive()).toBe(false);
+      expect(await maintenance.runOnce()).toEqual({});
+      return;
+    }
+    expect(await maintenance.isActive()).toBe(true);
+    const done = await roundFor(maintenance, 'player_names');
+    expect(done.player_names).toBe(embedded ? 'vacuum' : 'analyze');
+    const after = await db.query(`SELECT reltuples FROM pg_class WHERE relname = 'player_names'`);
+    expect(Number(after[0].reltuples)).toBe(1500);
+  });
 });
 
 describe('the embedded database\'s maintenance round', () => {
@@ -45,13 +93,8 @@ describe('the embedded database\'s maintenance round', () => {
     expect(Number(before[0].reltuples)).toBeLessThanOrEqual(0);
     await db.query(`INSERT INTO player_names (name_key) SELECT 'player ' || n FROM generate_series(1, 200) AS n`);
 
-    const maintenance = app.get(EmbeddedMaintenance);
-    // The change counters reach the statistics views a moment after the commit.
-    let done: Record<string, string> = {};
-    for (let attempt = 0; attempt < 50 && done.player_names === undefined; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      done = await maintenance.runOnce();
-    }
+    const maintenance = app.get(TableMaintenance);
+    const done = await roundFor(maintenance, 'player_names');
     expect(done.player_names).toBe('analyze'); // 200 inserted rows: past 50 + 10 %, short of the insert vacuum's 1000
     const after = await db.query(`SELECT reltuples FROM pg_class WHERE relname = 'player_names'`);
     expect(Number(after[0].reltuples)).toBe(200);
