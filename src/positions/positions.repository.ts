@@ -118,16 +118,16 @@ export class PositionsRepository {
   async games(sought: PositionSought, filters: GameFilters, limit: number): Promise<{ hits: PositionHit[]; total: number }> {
     const { pastId, ...narrowing } = filters;
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
-    const { where, params } = whereClause(narrowing);
+    const { where, params } = joinedFilters(narrowing);
     const candidates = await this.candidates(sought);
     const { later, openingGames } = candidates;
-    if (where.length === 0 && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, candidates));
-    const { sql: hits, narrowed } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames));
+    if (where.length === 0 && !onlyPeriod(narrowing) && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, candidates));
+    const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), narrowing);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     params.push(limit);
     const rows: (SummaryRow & { at: number; entry: Buffer; total: string })[] = await this.dataSource.query(
       `WITH ${hits}, matched AS (
-         SELECT h.game_id, h.at, h.entry FROM hit h${where.length > 0 && !narrowed ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+         SELECT h.game_id, h.at, h.entry FROM hit h${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
        )
        SELECT ${SUMMARY_COLUMNS}, m.at, m.entry, (SELECT count(*) FROM matched) AS total
        FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
@@ -143,12 +143,12 @@ export class PositionsRepository {
   /** How many games reach the position, narrowed by the filters (`candidates`: what {@link candidates} gave, when read already). */
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
   async count(sought: PositionSought, filters: GameFilters, candidates?: Candidates): Promise<number> {
-    const { where, params } = whereClause(filters);
+    const { where, params } = joinedFilters(filters);
     // The candidates a caller read already are not read again.
     const { later, openingGames } = candidates ?? (await this.candidates(sought));
-    const { sql: hits, narrowed } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames));
+    const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), filters);
     const rows: { n: string }[] = await this.dataSource.query(
-      where.length === 0 || narrowed
+      where.length === 0 || filtered
         ? `WITH ${hits} SELECT count(*) AS n FROM hit`
         : `WITH ${hits}
            SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
@@ -167,14 +167,14 @@ export class PositionsRepository {
    */
   @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
-    const { where, params } = whereClause(filters);
+    const { where, params } = joinedFilters(filters);
     const { later, openingGames } = await this.candidates(sought);
-    const { sql: hits, narrowed } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames));
+    const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), filters);
     const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
       `WITH ${hits}
        SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
               to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
-       FROM hit h${where.length > 0 && !narrowed ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+       FROM hit h${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
        GROUP BY 1, 2`,
       params,
     );
@@ -334,10 +334,22 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
  * result, played) of the games reaching the sought position, its parameters added to `params`.
  * With `narrowing` (filters on `games g` and `game_analyses a`, see {@link narrowingFirst}), of the
- * games those filters keep, found first (`narrowed` true: `hit` is filtered already).
+ * games those filters keep, found first. A period of play in `filters` is also asked of the
+ * positions' own day (`played`, the same day as the analysis's), so the rows outside it go before
+ * any join; when it is all the filters ask, no other table is joined (see {@link joinedFilters}).
+ * `filtered`: `hit` holds only games the filters keep.
  */
-function hitsOf(sought: PositionSought, later: readonly number[], params: unknown[], narrowing: readonly string[] | null = null): { sql: string; narrowed: boolean } {
+function hitsOf(
+  sought: PositionSought,
+  later: readonly number[],
+  params: unknown[],
+  narrowing: readonly string[] | null = null,
+  filters: GameFilters = {},
+): { sql: string; filtered: boolean } {
   const { key, opening, laterHolds } = conditionsOf(sought, later, params);
+  let period = '';
+  if (filters.playedFrom !== undefined) period += ` AND p.played >= $${params.push(filters.playedFrom)}::date`;
+  if (filters.playedTo !== undefined) period += ` AND p.played <= $${params.push(filters.playedTo)}::date`;
   const stride = `$${params.push(sought.stride)}::int`;
   const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY($${params.push(sought.transforms)}::int[])`;
   // The games whose first positions hold the key (found by the key itself), then the others whose
@@ -354,15 +366,26 @@ function hitsOf(sought: PositionSought, later: readonly number[], params: unknow
   const sql = `${narrowing === null ? '' : `narrowed AS MATERIALIZED (SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${narrowing.join(' AND ')}), `}f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
          FROM ${byOpening} CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
-         WHERE p.openings @> ${opening} AND h.at > 0
+         WHERE p.openings @> ${opening} AND h.at > 0${period}
          UNION ALL
          SELECT p.game_id, ${foundAt(stride)}, p.result, p.played
          FROM game_positions p ${foundIn(key)}
-         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)${narrowing === null ? '' : ' AND p.game_id IN (SELECT id FROM narrowed)'}
+         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)${period}${narrowing === null ? '' : ' AND p.game_id IN (SELECT id FROM narrowed)'}
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
        )`;
-  return { sql, narrowed: narrowing !== null };
+  return { sql, filtered: narrowing !== null || onlyPeriod(filters) };
+}
+
+/** Whether the filters ask for a period of play and nothing else (the positions' own `played` answers them: no join). */
+function onlyPeriod(filters: GameFilters): boolean {
+  const asked = Object.entries(filters).filter(([, value]) => value !== undefined);
+  return asked.length > 0 && asked.every(([name]) => name === 'playedFrom' || name === 'playedTo');
+}
+
+/** The filters a search joins `games g` and `game_analyses a` for: none when a period is all they ask ({@link hitsOf} asks it of the positions' rows). */
+function joinedFilters(filters: GameFilters): { where: string[]; params: unknown[] } {
+  return onlyPeriod(filters) ? { where: [], params: [] } : whereClause(filters);
 }
 
 /**

@@ -252,6 +252,40 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     }
   });
 
+  it('narrows by a period of play, alone or with other filters: the games GET /games lists for it among those the brute force finds', async () => {
+    const [id, ply] = [orderIds[0], 0];
+    const period = 'playedFrom=2004-01-01&playedTo=2005-12-31';
+    const inPeriod = new Set<number>();
+    for (let cursor: string | null = ''; cursor !== null; ) {
+      const page = (await (await fetch(`${archive.baseUrl}/games?${period}&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).json()) as { items: { id: number }[]; next: string | null };
+      for (const item of page.items) inPeriod.add(item.id);
+      cursor = page.next;
+    }
+    const reaching = expected(id, ply, false);
+    const wanted = new Map([...reaching].filter(([game]) => inPeriod.has(game)));
+    // Neither empty nor all: the period narrows.
+    expect(wanted.size).toBeGreaterThan(0);
+    expect(wanted.size).toBeLessThan(reaching.size);
+    // The period alone (asked of the positions' rows, nothing joined), with a filter every game here
+    // passes (games and analyses joined), and so with the filters' games found first.
+    const check = async (filters: string) => {
+      const found = await allPages(`/positions/games?game=${id}&ply=${ply}&limit=40&${filters}`);
+      expect(new Map(found.items.map((item) => [item.id, item.ply]))).toEqual(wanted);
+      expect(found.total).toBe(wanted.size);
+      const explored = (await (await fetch(`${archive.baseUrl}/positions/explorer?game=${id}&ply=${ply}&${filters}`)).json()) as { games: number };
+      expect(explored.games).toBe(wanted.size);
+    };
+    await check(period);
+    await check(`${period}&family=go`);
+    const threshold = PositionsRepository.narrowFirstFrom;
+    PositionsRepository.narrowFirstFrom = 0;
+    try {
+      await check(`${period}&family=go`);
+    } finally {
+      PositionsRepository.narrowFirstFrom = threshold;
+    }
+  });
+
   it('answers bad questions with problem+json and a stable code', async () => {
     const code = async (response: Response, status: number) => {
       expect(response.status).toBe(status);
