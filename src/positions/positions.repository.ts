@@ -124,16 +124,18 @@ export class PositionsRepository {
     if (where.length === 0 && !onlyPeriod(narrowing) && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, candidates));
     const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), narrowing);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
+    // The page cut from the matches by id before the games' own rows are joined: a position tens of
+    // thousands of games reach joined every one of them to sort them.
     params.push(limit);
     const rows: (SummaryRow & { at: number; entry: Buffer; total: string })[] = await this.dataSource.query(
       `WITH ${hits}, matched AS (
          SELECT h.game_id, h.at, h.entry FROM hit h${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+       ), page AS (
+         SELECT m.game_id, m.at, m.entry FROM matched m ${past} ORDER BY m.game_id DESC LIMIT $${params.length}
        )
        SELECT ${SUMMARY_COLUMNS}, m.at, m.entry, (SELECT count(*) FROM matched) AS total
-       FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
-       ${past}
-       ORDER BY g.id DESC
-       LIMIT $${params.length}`,
+       FROM page m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id ${NAME_SOURCES}
+       ORDER BY g.id DESC`,
       params,
     );
     if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing, candidates) };
