@@ -142,6 +142,8 @@ WITH f AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0 AND (get_byte(f.entry, 8) & 7) = ANY($7::int[])
        ), matched AS (
          SELECT h.game_id, h.at, h.entry FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
+       ), page AS (
+         SELECT m.game_id, m.at, m.entry FROM matched m WHERE m.game_id < $8 ORDER BY m.game_id DESC LIMIT $9
        )
        SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -150,10 +152,8 @@ WITH f AS (
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, m.at, m.entry, (SELECT count(*) FROM matched) AS total
-       FROM matched m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
-       WHERE m.game_id < $8
-       ORDER BY g.id DESC
-       LIMIT $9;
+       FROM page m JOIN games g ON g.id = m.game_id LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       ORDER BY g.id DESC;
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
@@ -209,19 +209,17 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
 
 WITH f AS (
          SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $7::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$4::bigint] AND h.at > 0
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.played >= $5::date AND p.played <= $6::date
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $7::int) ELSE substring(p.tail FROM t.at FOR $7::int) END AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($3::bytea IN p.head) AS at) h
-              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($3::bytea IN p.tail) END AS at) t
-         WHERE (p.game_id = ANY($5::bigint[]) OR p.buckets @> ARRAY[$6::int]) AND NOT p.openings @> ARRAY[$4::bigint] AND (h.at > 0 OR t.at > 0)
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0) AND p.played >= $5::date AND p.played <= $6::date
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $7::int = 0
-       )
-           SELECT count(*) AS n FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
-           WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
+       ) SELECT count(*) AS n FROM hit;
 
 -- PositionsRepository.moves (every game)
 SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
