@@ -77,7 +77,7 @@ const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'h
  */
 @Injectable()
 export class PositionsRepository {
-  /** From how many games holding the key among their opening keys filters may go first (see narrowingFirst; tests lower it). */
+  /** From how many games holding the key among their opening keys filters may go first (see narrowFirst; tests lower it). */
   static narrowFirstFrom = 5_000;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -183,9 +183,24 @@ export class PositionsRepository {
     return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played, newest: Number(row.newest) }));
   }
 
-  /** See {@link narrowingFirst}. */
-  private narrowFirst(where: readonly string[], params: readonly unknown[], openingGames: number): Promise<readonly string[] | null> {
-    return narrowingFirst(this.query, where, params, openingGames);
+  /**
+   * The filters (`where`, on `games g` and `game_analyses a`, their parameters the first of
+   * `params`) to apply before the key, or null: when more than {@link narrowFirstFrom} games hold the
+   * key among their opening keys and the planner expects the filters to keep fewer games than a
+   * {@link NARROWED_GAME_COST}th of that. The planner cannot know how many games hold a key (its
+   * estimate for a GIN array is a guess, a few hundred, where the start of a game is held by every
+   * game), so left alone it reads every game reaching a common opening to keep a player's few
+   * hundred; `position_counts` knows, and the filters' own estimate (EXPLAIN of them alone) is the
+   * planner's usual one.
+   */
+  @GenerateSql({ params: [['a.date_played >= $1::date', 'a.date_played <= $2::date'], ['2006-01-01', '2006-01-31'], 10_000] })
+  async narrowFirst(where: readonly string[], params: readonly unknown[], openingGames: number): Promise<readonly string[] | null> {
+    if (where.length === 0 || openingGames <= PositionsRepository.narrowFirstFrom) return null;
+    const [plan] = await this.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+      `EXPLAIN (FORMAT JSON) SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}`,
+      [...params],
+    );
+    return plan['QUERY PLAN'][0].Plan['Plan Rows'] * NARROWED_GAME_COST < openingGames ? where : null;
   }
 
   /**
@@ -222,30 +237,12 @@ export class PositionsRepository {
 const FEW_OPENING_GAMES = 5_000;
 
 /**
- * The filters (`where`, on `games g` and `game_analyses a`, their parameters the first of `params`)
- * to apply before the key, or null: when more than `PositionsRepository.narrowFirstFrom` games hold the key
- * among their opening keys and the planner expects the filters to keep fewer games than a
- * {@link NARROWED_GAME_COST}th of that. The
- * planner cannot know how many games hold a key (its estimate for a GIN array is a guess, a few
- * hundred, where the start of a game is held by every game), so left alone it reads every game
- * reaching a common opening to keep a player's few hundred; `position_counts` knows, and the
- * filters' own estimate (EXPLAIN of them alone) is the planner's usual one.
- */
-/**
  * What a game the filters keep costs, found first and its row read by its id, against a game read
  * holding the key (a scan of the rows): at a million games, 13 µs against 3 (a month's 166,000
  * games narrowed first took 2.2 s, the 470,000 games holding the key after ply 1 read first 1.4 s).
  */
 const NARROWED_GAME_COST = 4;
 
-async function narrowingFirst(query: Query, where: readonly string[], params: readonly unknown[], openingGames: number): Promise<readonly string[] | null> {
-  if (where.length === 0 || openingGames <= PositionsRepository.narrowFirstFrom) return null;
-  const [plan] = await query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    `EXPLAIN (FORMAT JSON) SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}`,
-    [...params],
-  );
-  return plan['QUERY PLAN'][0].Plan['Plan Rows'] * NARROWED_GAME_COST < openingGames ? where : null;
-}
 
 /**
  * The page with no filter, which must not read every game of a position every game reaches: the
@@ -335,7 +332,7 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
 /**
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
  * result, played) of the games reaching the sought position, its parameters added to `params`.
- * With `narrowing` (filters on `games g` and `game_analyses a`, see {@link narrowingFirst}), of the
+ * With `narrowing` (filters on `games g` and `game_analyses a`, see PositionsRepository.narrowFirst), of the
  * games those filters keep, found first. A period of play in `filters` is also asked of the
  * positions' own day (`played`, the same day as the analysis's), so the rows outside it go before
  * any join; when it is all the filters ask, no other table is joined (see {@link joinedFilters}).

@@ -279,6 +279,9 @@ WITH f AS (
        FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
        GROUP BY 1, 2;
 
+-- PositionsRepository.narrowFirst
+EXPLAIN (FORMAT JSON) SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
+
 -- PositionsRepository.candidates
 SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
