@@ -230,7 +230,7 @@ async function bareSql(db: DataSource, key: Buffer): Promise<number> {
   const started = performance.now();
   const rows: { bits: number; part: number; shift: number; base: string; games: Buffer }[] = await db.query(
     `SELECT p.bits, p.part, p.shift, p.base, p.games FROM unnest('{20,24}'::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
-     CROSS JOIN LATERAL (SELECT bits, part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits) p`,
+     CROSS JOIN LATERAL (SELECT bits, part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits OFFSET 0) p`,
     [top],
   );
   const later: number[] = [];

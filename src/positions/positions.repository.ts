@@ -206,7 +206,8 @@ export class PositionsRepository {
   /**
    * The games whose later positions have a key in the bucket, by the runs of postings
    * (src/positions/postings.ts): per run, the row whose range holds the bucket (per bucket width and
-   * shift, one lookup of the index of the rows' ranges). Candidates only
+   * shift, one lookup of the index of the rows' ranges: OFFSET 0 keeps it so, where the planner,
+   * taking the widths and shifts for a thousand rows, hashed the whole table). Candidates only
    * (a game may hold another key of the bucket, or be deleted): the search confirms each by its
    * entries. And, in the same statement, how many games hold the key among their opening keys
    * (position_counts).
@@ -221,6 +222,7 @@ export class PositionsRepository {
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true`,
       [sought.top, signedKeyAt(sought.key, 0), RUN_BITS],

@@ -19,6 +19,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
 
@@ -72,6 +73,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
 
@@ -125,6 +127,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
 
@@ -179,6 +182,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
 
@@ -204,6 +208,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
 
@@ -229,6 +234,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
 
@@ -258,6 +264,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
 
@@ -290,5 +297,6 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
          CROSS JOIN LATERAL (
            SELECT bits, part, shift, base, games FROM position_postings
            WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
          ) q
        ) p ON true;
