@@ -245,7 +245,6 @@ const FEW_OPENING_GAMES = 5_000;
  */
 const NARROWED_GAME_COST = 4;
 
-
 /**
  * The page with no filter, which must not read every game of a position every game reaches: the
  * newest games holding it among their first positions, and every game holding it later on, ordered
@@ -334,8 +333,8 @@ async function withPlayers(query: Query, rows: readonly (SummaryRow & { at: numb
 /**
  * The CTE `hit` (game_id, at: the byte offset of the first entry holding the key, entry: its bytes,
  * result, played) of the games reaching the sought position, its parameters added to `params`.
- * With `narrowing` (filters on `games g` and `game_analyses a`, see PositionsRepository.narrowFirst), of the
- * games those filters keep, found first. A period of play in `filters` is also asked of the
+ * With `narrowing` (filters on `games g` and `game_analyses a`, see PositionsRepository.narrowFirst),
+ * of the games those filters keep, found first. A period of play in `filters` is also asked of the
  * positions' own day (`played`, the same day as the analysis's), so the rows outside it go before
  * any join; when it is all the filters ask, no other table is joined (see {@link joinedFilters}).
  * `filtered`: `hit` holds only games the filters keep.
