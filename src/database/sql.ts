@@ -11,7 +11,7 @@
  * committed files differ from what the code sends now.
  *
  * The statements that were sent from elsewhere moved into a repository rather than being recorded
- * apart: GET /health's and the embedded maintenance's are DatabaseRepository's
+ * apart: GET /health's and the table maintenance's are DatabaseRepository's
  * (database.repository.ts). Not recorded: the migrations (migrations/, SQL files of their own that
  * run once) and what TypeORM sends by itself (the migrations table, the server's version).
  */
