@@ -10,7 +10,8 @@ import { GoPosition } from '../src/rules/go/index.js';
 import { BLACK, WHITE } from '../src/rules/go/types.js';
 import type { Stone } from '../src/rules/go/types.js';
 import { PostingsCompactor } from '../src/positions/postings-compactor.js';
-import { gamesInRow } from '../src/positions/postings.js';
+import { RUN_BITS, gamesInRow } from '../src/positions/postings.js';
+import { bucketAt, keyTopAt } from '../src/positions/position-rows.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { packGames, sendImport, tygemSgf } from './imports.js';
 import { percentile, startInProcess, timedGet, withScratchDatabase } from './served.js';
@@ -225,13 +226,13 @@ export async function importInto(settings: Record<string, string>, tarPath: stri
  * connection: the bucket's row of each run of postings, decoded here, then the games by either index.
  */
 async function bareSql(db: DataSource, key: Buffer): Promise<number> {
-  const top = key.readUInt32BE(0);
-  const bucket = top >>> 12;
+  const top = keyTopAt(key, 0);
+  const bucket = bucketAt(key, 0);
   const started = performance.now();
   const rows: { bits: number; part: number; shift: number; base: string; games: Buffer }[] = await db.query(
-    `SELECT p.bits, p.part, p.shift, p.base, p.games FROM unnest('{20,24}'::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+    `SELECT p.bits, p.part, p.shift, p.base, p.games FROM unnest($2::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
      CROSS JOIN LATERAL (SELECT bits, part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits OFFSET 0) p`,
-    [top],
+    [top, RUN_BITS],
   );
   const later: number[] = [];
   for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, top >>> (32 - row.bits), later);
