@@ -27,7 +27,7 @@ import { percentile, startInProcess, timedGet, withScratchDatabase } from './ser
  * BENCH_POSITIONS_SAMPLES positions drawn from the stored games at plies 0–150 (a tenth at plies 0–6,
  * where the openings everyone plays are), each asked three ways: over HTTP (GET /positions/games,
  * the explorer, and both narrowed by a month of play or by a player), by a bare SQL query giving the
- * same games (GIN candidates, confirmed by the key) on the archive's connection, and once, as the
+ * same games (the key's opening rows and the runs' candidates, confirmed by the key) on the archive's connection, and once, as the
  * floor a search without an index has, by a brute-force replay of every game with the rules engine
  * comparing boards under the eight symmetries. Embedded database (on disk) always; a PostgreSQL
  * server with BENCH_DATABASE_URL (BENCH_POSITIONS_EMBEDDED=false: the server alone, for a million games;
@@ -112,25 +112,26 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       `positions [${label}]: the import took ${(imported.games / imported.rate).toFixed(0)} s with the index${unindexed === undefined ? '' : `, ${(unindexed.games / unindexed.rate).toFixed(0)} s without`}; ` +
         (embedded ? 'REINDEX not timed on the embedded database' : `building the table's indexes again from its rows (REINDEX) ${((performance.now() - rebuilt) / 1000).toFixed(1)} s`),
     );
-    for (const table of ['game_positions', 'position_postings', 'position_runs', 'position_counts']) {
+    for (const table of ['game_positions', 'opening_positions', 'position_postings', 'position_runs', 'position_counts']) {
       if (embedded) await db.query(`VACUUM ANALYZE ${table}`);
       else await own(`VACUUM ANALYZE ${table}`);
     }
-    // The index is the positions' table (rows, out of line, indexes), the runs of postings and the opening keys' counts.
-    const [size] = await db.query<{ heap: string; toast: string; indexes: string; postings: string; counts: string; plies: string; rows: string }[]>(
+    // The index is the positions' table (rows, out of line, indexes), the opening positions' rows, the runs of postings and the opening keys' counts.
+    const [size] = await db.query<{ heap: string; toast: string; indexes: string; openings: string; postings: string; counts: string; plies: string; rows: string }[]>(
       `SELECT pg_relation_size('game_positions') AS heap,
               pg_total_relation_size('game_positions') - pg_relation_size('game_positions') - pg_indexes_size('game_positions') AS toast,
               pg_indexes_size('game_positions') AS indexes,
+              pg_total_relation_size('opening_positions') AS openings,
               pg_total_relation_size('position_postings') + pg_total_relation_size('position_runs') AS postings,
               pg_total_relation_size('position_counts') AS counts,
               (SELECT sum(plies + 1) FROM game_positions) AS plies, (SELECT count(*) FROM game_positions) AS rows`,
     );
-    const total = Number(size.heap) + Number(size.toast) + Number(size.indexes) + Number(size.postings) + Number(size.counts);
+    const total = Number(size.heap) + Number(size.toast) + Number(size.indexes) + Number(size.openings) + Number(size.postings) + Number(size.counts);
     const perPly = total / Number(size.plies);
     const mb = (bytes: string | number) => (Number(bytes) / 1e6).toFixed(1);
     console.log(
       `positions [${label}]: ${Number(size.rows)} games, ${Number(size.plies)} positions indexed in ${mb(total)} MB ` +
-        `(rows ${mb(size.heap)}, out of line ${mb(size.toast)}, indexes ${mb(size.indexes)}, runs of postings ${mb(size.postings)}, opening counts ${mb(size.counts)}): ` +
+        `(rows ${mb(size.heap)}, out of line ${mb(size.toast)}, indexes ${mb(size.indexes)}, opening positions ${mb(size.openings)}, runs of postings ${mb(size.postings)}, opening counts ${mb(size.counts)}): ` +
         `${perPly.toFixed(1)} bytes per indexed ply (goal ≤ 24: ${perPly <= 24 ? 'met' : 'NOT met'})`,
     );
     const samples: { game_id: string; ply: number; key: Buffer; date: string | null; player: string | null }[] = await db.query(
@@ -238,7 +239,7 @@ async function bareSql(db: DataSource, key: Buffer): Promise<number> {
   for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, top >>> (32 - row.bits), later);
   await db.query(
     `WITH hit AS (
-       SELECT game_id, position($1::bytea IN head) - 1 AS at FROM game_positions WHERE openings @> ARRAY[$3::bigint]
+       SELECT game_id, ply * 11 AS at FROM opening_positions WHERE key = $3::bigint
        UNION ALL
        SELECT game_id, octet_length(head) + position($1::bytea IN tail) - 1 FROM game_positions
        WHERE (game_id = ANY($4::bigint[]) OR buckets @> ARRAY[$2::int]) AND NOT openings @> ARRAY[$3::bigint] AND position($1::bytea IN tail) > 0

@@ -68,8 +68,9 @@ const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'h
 
 /**
  * The position index's reads (src/queries/positions.repository.sql). A key is looked for among the
- * keys of the games' first {@link OPENING_ENTRIES} positions (a GIN index of the keys themselves:
- * the common positions are there), and among the games whose later positions have a key in its
+ * keys of the games' first {@link OPENING_ENTRIES} positions (`opening_positions`, a row per game
+ * and key with the move played next, under a B-tree index in the explorer's order: the common
+ * positions are there), and among the games whose later positions have a key in its
  * bucket (the key's top 24 bits, or 20 in older runs: the runs of postings,
  * src/positions/postings.ts; for rows stored before them, the top 20 bits in a GIN index of their
  * bucket arrays): each game found so is confirmed by finding the 8 bytes of the key at the start of
@@ -171,13 +172,26 @@ export class PositionsRepository {
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
     const { where, params } = joinedFilters(filters);
     const { later, openingGames } = await this.candidates(sought);
-    const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), filters);
+    const narrowing = await this.narrowFirst(where, params, openingGames);
+    // Nothing joined: the games holding the key among their openings are counted in the order of
+    // opening_positions' index, a group of rows at a time, apart from those holding it later on.
+    const apart = where.length === 0 && narrowing === null;
+    const { sql: hits, filtered, openingMoves } = hitsOf(sought, later, params, narrowing, filters, apart);
     const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
-      `WITH ${hits}
-       SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
-              to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
-       FROM hit h${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
-       GROUP BY 1, 2`,
+      apart
+        ? `WITH ${hits}
+           SELECT substring(m.turn FROM 2) AS move, m.result, sum(m.games) AS games, to_char(max(m.played), 'YYYY-MM-DD') AS last_played, max(m.newest) AS newest
+           FROM (
+             ${openingMoves}
+             UNION ALL
+             SELECT substring(h.entry FROM 9), coalesce(h.result, 'unknown'), count(*), max(h.played), max(h.game_id) FROM hit h GROUP BY 1, 2
+           ) m
+           GROUP BY 1, 2`
+        : `WITH ${hits}
+           SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
+                  to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
+           FROM hit h${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+           GROUP BY 1, 2`,
       params,
     );
     return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played, newest: Number(row.newest) }));
@@ -187,11 +201,10 @@ export class PositionsRepository {
    * The filters (`where`, on `games g` and `game_analyses a`, their parameters the first of
    * `params`) to apply before the key, or null: when more than {@link narrowFirstFrom} games hold the
    * key among their opening keys and the planner expects the filters to keep fewer games than a
-   * {@link NARROWED_GAME_COST}th of that. The planner cannot know how many games hold a key (its
-   * estimate for a GIN array is a guess, a few hundred, where the start of a game is held by every
-   * game), so left alone it reads every game reaching a common opening to keep a player's few
-   * hundred; `position_counts` knows, and the filters' own estimate (EXPLAIN of them alone) is the
-   * planner's usual one.
+   * {@link NARROWED_GAME_COST}th of that. Left alone, the planner reads every game reaching a common
+   * opening to keep a player's few hundred (the two conditions are on different tables, its
+   * estimates of their overlap a guess); `position_counts` knows how many games hold the key, and
+   * the filters' own estimate (EXPLAIN of them alone) is the planner's usual one.
    */
   @GenerateSql({ params: [['a.date_played >= $1::date', 'a.date_played <= $2::date'], ['2006-01-01', '2006-01-31'], 10_000] })
   async narrowFirst(where: readonly string[], params: readonly unknown[], openingGames: number): Promise<readonly string[] | null> {
@@ -251,7 +264,7 @@ const NARROWED_GAME_COST = 4;
  * and cut to the page; then the page's own entries, read by id; and the count of the first kind
  * from position_counts (kept by triggers, read with the candidates), the second counted. How the
  * first kind is read follows that count, not the planner's guess: not at all when no game holds the
- * key so, by the key's index when few do, by walking the ids backwards until the page is full when
+ * key so, by opening_positions' index when few do, by walking the ids backwards until the page is full when
  * many do (the planner, taking a rare key for a common one, walked all of them backwards).
  */
 async function unfilteredGames(
@@ -264,7 +277,7 @@ async function unfilteredGames(
   count: () => Promise<number>,
 ): Promise<{ hits: PositionHit[]; total: number }> {
   const params: unknown[] = [];
-  const { key, opening, laterHolds } = conditionsOf(sought, later, params);
+  const { key, opening, openingKey, laterHolds } = conditionsOf(sought, later, params);
   const laterHit = `${laterHolds} AND (position(${key} IN p.head) > 0 OR position(${key} IN p.tail) > 0)`;
   const before = pastId === undefined ? null : `$${params.push(pastId)}`;
   const past = (id: string) => (before === null ? '' : ` AND ${id} < ${before}`);
@@ -272,7 +285,10 @@ async function unfilteredGames(
   const byOpening =
     openingGames === 0
       ? ''
-      : `(SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past('p.game_id')} ORDER BY ${openingGames <= FEW_OPENING_GAMES ? 'p.game_id + 0' : 'p.game_id'} DESC LIMIT ${size})
+      : openingGames <= FEW_OPENING_GAMES
+        ? `(SELECT o.game_id FROM opening_positions o WHERE o.key = ${openingKey}${past('o.game_id')} ORDER BY o.game_id DESC LIMIT ${size})
+         UNION ALL`
+        : `(SELECT p.game_id FROM game_positions p WHERE p.openings @> ${opening}${past('p.game_id')} ORDER BY p.game_id DESC LIMIT ${size})
          UNION ALL`;
   const page = entriesOf(key, `$${params.push(sought.stride)}::int`, 'ids');
   const rows = await query<SummaryRow & { at: number; entry: Buffer; total: string }>(
@@ -345,36 +361,44 @@ function hitsOf(
   params: unknown[],
   narrowing: readonly string[] | null = null,
   filters: GameFilters = {},
-): { sql: string; filtered: boolean } {
-  const { key, opening, laterHolds } = conditionsOf(sought, later, params);
-  let period = '';
-  if (filters.playedFrom !== undefined) period += ` AND p.played >= $${params.push(filters.playedFrom)}::date`;
-  if (filters.playedTo !== undefined) period += ` AND p.played <= $${params.push(filters.playedTo)}::date`;
+  openingsApart = false,
+): { sql: string; filtered: boolean; openingMoves: string } {
+  const { key, opening, openingKey, laterHolds } = conditionsOf(sought, later, params);
+  const from = filters.playedFrom === undefined ? null : `$${params.push(filters.playedFrom)}::date`;
+  const to = filters.playedTo === undefined ? null : `$${params.push(filters.playedTo)}::date`;
+  const period = (row: string) => `${from === null ? '' : ` AND ${row}.played >= ${from}`}${to === null ? '' : ` AND ${row}.played <= ${to}`}`;
   const stride = `$${params.push(sought.stride)}::int`;
-  const exact = sought.transforms === null ? '' : ` AND (get_byte(f.entry, 8) & 7) = ANY($${params.push(sought.transforms)}::int[])`;
-  // The games whose first positions hold the key (found by the key itself), then the others whose
-  // later positions may (found by its bucket), confirmed by finding the key in their entries: in
-  // the row's head first, the tail (out of line) read only when the head lacks it. A key found at an
-  // offset that is no entry's start is 8 bytes of two entries: no match (the chance of it is that of
-  // 64 random bits agreeing).
-  // Narrowed first: each game the filters keep, its row read by its id (OFFSET 0: one lookup a game,
-  // not a join the planner might make over every row).
+  const transforms = sought.transforms === null ? null : `$${params.push(sought.transforms)}::int[]`;
+  const exact = (transformByte: string) => (transforms === null ? '' : ` AND (${transformByte} & 7) = ANY(${transforms})`);
+  // The games whose first positions hold the key, then the others whose later positions may (found
+  // by its bucket), confirmed by finding the key in their entries: in the row's head first, the tail
+  // (out of line) read only when the head lacks it. A key found at an offset that is no entry's
+  // start is 8 bytes of two entries: no match (the chance of it is that of 64 random bits agreeing).
+  // The first kind are the key's rows in opening_positions; narrowed first, each game the filters
+  // keep, its row read by its id (OFFSET 0: one lookup a game, not a join the planner might make
+  // over every row) and the key found in its head.
+  const openingRows = `opening_positions o WHERE o.key = ${openingKey}${period('o')}`;
   const byOpening =
     narrowing === null
-      ? `game_positions p`
-      : `narrowed n CROSS JOIN LATERAL (SELECT q.game_id, q.head, q.openings, q.result, q.played FROM game_positions q WHERE q.game_id = n.id OFFSET 0) p`;
+      ? `SELECT o.game_id, o.ply * ${stride} AS at, ${key} || o.turn AS entry, o.result, o.played FROM ${openingRows}`
+      : `SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
+         FROM narrowed n CROSS JOIN LATERAL (SELECT q.game_id, q.head, q.openings, q.result, q.played FROM game_positions q WHERE q.game_id = n.id OFFSET 0) p
+         CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
+         WHERE p.openings @> ${opening} AND h.at > 0${period('p')}`;
   const sql = `${narrowing === null ? '' : `narrowed AS MATERIALIZED (SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${narrowing.join(' AND ')}), `}f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR ${stride}) AS entry, p.result, p.played
-         FROM ${byOpening} CROSS JOIN LATERAL (SELECT position(${key} IN p.head) AS at) h
-         WHERE p.openings @> ${opening} AND h.at > 0${period}
+         ${openingsApart ? '' : `${byOpening}
          UNION ALL
-         SELECT p.game_id, ${foundAt(stride)}, p.result, p.played
+         `}SELECT p.game_id, ${foundAt(stride)}, p.result, p.played
          FROM game_positions p ${foundIn(key)}
-         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)${period}${narrowing === null ? '' : ' AND p.game_id IN (SELECT id FROM narrowed)'}
+         WHERE ${laterHolds} AND NOT p.openings @> ${opening} AND (h.at > 0 OR t.at > 0)${period('p')}${narrowing === null ? '' : ' AND p.game_id IN (SELECT id FROM narrowed)'}
        ), hit AS (
-         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact}
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % ${stride} = 0${exact('get_byte(f.entry, 8)')}
        )`;
-  return { sql, filtered: narrowing !== null || onlyPeriod(filters) };
+  // The opening rows' moves, grouped as the index orders them: (turn, result).
+  const openingMoves = openingsApart
+    ? `SELECT o.turn, o.result, count(*) AS games, max(o.played) AS played, max(o.game_id) AS newest FROM ${openingRows}${exact('get_byte(o.turn, 0)')} GROUP BY o.turn, o.result`
+    : '';
+  return { sql, filtered: narrowing !== null || onlyPeriod(filters), openingMoves };
 }
 
 /** Whether the filters ask for a period of play and nothing else (the positions' own `played` answers them: no join). */
@@ -394,9 +418,9 @@ function joinedFilters(filters: GameFilters): { where: string[]; params: unknown
  * runs of postings name, or (a row stored before them, with a bucket array) the bucket's GIN index.
  * Their parameters are added to `params`.
  */
-function conditionsOf(sought: PositionSought, later: readonly number[], params: unknown[]): { key: string; opening: string; laterHolds: string } {
+function conditionsOf(sought: PositionSought, later: readonly number[], params: unknown[]): { key: string; openingKey: string; opening: string; laterHolds: string } {
   const key = `$${params.push(sought.key)}::bytea`;
-  const opening = `ARRAY[$${params.push(signedKeyAt(sought.key, 0))}::bigint]`;
+  const openingKey = `$${params.push(signedKeyAt(sought.key, 0))}::bigint`;
   const laterHolds = `(p.game_id = ANY($${params.push(later)}::bigint[]) OR p.buckets @> ARRAY[$${params.push(sought.bucket)}::int])`;
-  return { key, opening, laterHolds };
+  return { key, openingKey, opening: `ARRAY[${openingKey}]`, laterHolds };
 }

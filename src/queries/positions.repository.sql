@@ -52,9 +52,7 @@ WITH later AS MATERIALIZED (
      ORDER BY g.id DESC;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         SELECT o.game_id, o.ply * $5::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
@@ -106,9 +104,7 @@ WITH later AS MATERIALIZED (
      ORDER BY g.id DESC;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         SELECT o.game_id, o.ply * $5::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
@@ -132,9 +128,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
+         SELECT o.game_id, o.ply * $6::int AS at, $2::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $3::bigint
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
@@ -159,9 +153,7 @@ WITH f AS (
        ORDER BY g.id DESC;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
+         SELECT o.game_id, o.ply * $6::int AS at, $2::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $3::bigint
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
@@ -187,9 +179,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
+         SELECT o.game_id, o.ply * $5::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
@@ -213,9 +203,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $7::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0 AND p.played >= $5::date AND p.played <= $6::date
+         SELECT o.game_id, o.ply * $7::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint AND o.played >= $5::date AND o.played <= $6::date
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $7::int) ELSE substring(p.tail FROM t.at FOR $7::int) END AS entry, p.result, p.played
@@ -239,10 +227,6 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $5::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$2::bigint] AND h.at > 0
-         UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
@@ -251,10 +235,13 @@ WITH f AS (
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        )
-       SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
-              to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
-       FROM hit h
-       GROUP BY 1, 2;
+           SELECT substring(m.turn FROM 2) AS move, m.result, sum(m.games) AS games, to_char(max(m.played), 'YYYY-MM-DD') AS last_played, max(m.newest) AS newest
+           FROM (
+             SELECT o.turn, o.result, count(*) AS games, max(o.played) AS played, max(o.game_id) AS newest FROM opening_positions o WHERE o.key = $2::bigint GROUP BY o.turn, o.result
+             UNION ALL
+             SELECT substring(h.entry FROM 9), coalesce(h.result, 'unknown'), count(*), max(h.played), max(h.game_id) FROM hit h GROUP BY 1, 2
+           ) m
+           GROUP BY 1, 2;
 
 -- PositionsRepository.moves (a player)
 SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
@@ -269,9 +256,7 @@ SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        ) p ON true;
 
 WITH f AS (
-         SELECT p.game_id, h.at - 1 AS at, substring(p.head FROM h.at FOR $6::int) AS entry, p.result, p.played
-         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
-         WHERE p.openings @> ARRAY[$3::bigint] AND h.at > 0
+         SELECT o.game_id, o.ply * $6::int AS at, $2::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $3::bigint
          UNION ALL
          SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
                 CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
@@ -281,10 +266,10 @@ WITH f AS (
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0
        )
-       SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
-              to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
-       FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
-       GROUP BY 1, 2;
+           SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
+                  to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
+           FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
+           GROUP BY 1, 2;
 
 -- PositionsRepository.narrowFirst
 EXPLAIN (FORMAT JSON) SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE a.date_played >= $1::date AND a.date_played <= $2::date;
