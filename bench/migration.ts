@@ -13,7 +13,8 @@ import { withScratchDatabase } from './served.js';
  * 1,000,000) and BENCH_MIGRATION_EMBEDDED_GAMES on the embedded database (default 200,000, scaled to a million;
  * VK-sized files of ~500 bytes with their header and body texts, analysis, two players and a small
  * stored replay each), then LeanStorage and each migration after it are timed one by one, beside a plain `CREATE TABLE … AS SELECT`
- * copy of the games table measured in the same run (the least any rewrite of it can cost).
+ * copy of the games table measured in the same run (the least any rewrite of it can cost). Before
+ * OpeningPositions, which reads the position index's rows, each game gets one (seedPositions).
  * Embedded database always; a PostgreSQL server with BENCH_DATABASE_URL.
  */
 const GAMES = Number(process.env.BENCH_MIGRATION_GAMES ?? 1_000_000);
@@ -65,6 +66,13 @@ async function measure(label: string, games: number, url: string, settle: () => 
   const perMillion = (value: number) => ((value * 1_000_000) / games).toFixed(0);
   // Each migration from LeanStorage on, alone.
   for (let last = before.length + 1; last <= MIGRATIONS.length; last++) {
+    if (new MIGRATIONS[last - 1]().name === 'OpeningPositions1765800000000') {
+      // What it reads: every game's position row (not timed).
+      const seeded = performance.now();
+      await seedPositions(url);
+      await settle();
+      console.log(`migration [${label}]: a position row for each game written in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
+    }
     const started = performance.now();
     await migrate(url, MIGRATIONS.slice(0, last));
     await settle();
@@ -72,6 +80,38 @@ async function measure(label: string, games: number, url: string, settle: () => 
     console.log(`migration [${label}]: ${new MIGRATIONS[last - 1]().name} on ${games} games: ${seconds.toFixed(0)} s = ${perMillion(seconds)} s per million games`);
   }
   console.log(`migration [${label}]: baseline, one CREATE TABLE … AS SELECT copy of games: ${copySeconds.toFixed(0)} s = ${perMillion(copySeconds)} s per million games`);
+}
+
+/**
+ * A `game_positions` row for each game, as the position index writes one: 201 positions of 11 bytes
+ * (key, transform, move), the first 26 in the row, the rest out of line, the first 6 keys in
+ * `openings`. The keys open as real games do (one start, 5 positions at ply 1, 30 at ply 2, 500,
+ * 5,000, then one game's own), so that the migration writes and sorts what it would in an archive.
+ */
+async function seedPositions(url: string): Promise<void> {
+  const db = new DataSource({ type: 'postgres', url, extra: { max: 1 } });
+  await db.initialize();
+  try {
+    const [{ first, last }] = (await db.query(`SELECT min(id)::int AS first, max(id)::int AS last FROM games`)) as { first: number; last: number }[];
+    for (let from = first; from <= last; from += BATCH) {
+      await db.query(
+        `WITH keyed AS (
+           SELECT g.id, i, CASE i WHEN 0 THEN 1 WHEN 1 THEN 100 + g.id % 5 WHEN 2 THEN 200 + g.id % 30 WHEN 3 THEN 300 + g.id % 500 WHEN 4 THEN 1000 + g.id % 5000
+                                  ELSE (hashint8(g.id * 256 + i)::bigint << 32) | (hashint8(g.id * 256 + i + 128)::bigint & 4294967295) END AS key
+           FROM games g CROSS JOIN generate_series(0, 25) AS i WHERE g.id BETWEEN $1 AND $2
+         )
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT id, 200, date '2010-01-01' + (id % 5000)::int, 2, CASE WHEN id % 3 = 0 THEN NULL ELSE 'red' END,
+                array_agg(key ORDER BY i) FILTER (WHERE i < 6), string_agg(int8send(key) || '\\x00'::bytea || int2send((i * 7 + id % 300)::smallint), ''::bytea ORDER BY i),
+                decode(repeat('ff', 175 * 11), 'hex')
+         FROM keyed GROUP BY id`,
+        [from, Math.min(last, from + BATCH - 1)],
+      );
+    }
+    await db.query('VACUUM ANALYZE game_positions');
+  } finally {
+    await db.destroy();
+  }
 }
 
 async function migrate(url: string, migrations: readonly (typeof MIGRATIONS)[number][]): Promise<void> {

@@ -12,6 +12,7 @@ import type { TransformName } from '../../src/rules/symmetry.js';
 import { PostingsCompactor } from '../../src/positions/postings-compactor.js';
 import { PositionPostingsRepository } from '../../src/positions/postings.repository.js';
 import { PositionsRepository } from '../../src/positions/positions.repository.js';
+import { OpeningPositions1765800000000 } from '../../migrations/1765800000000-OpeningPositions.js';
 import { jest } from '@jest/globals';
 import { MERGE_FANOUT, POSTING_BITS, decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
 import { laterBuckets } from '../../src/positions/position-rows.js';
@@ -327,10 +328,18 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     expect(new Map(items.map((item) => [item.id, item.ply]))).toEqual(expected(id, 4, false));
   });
 
-  it('a deleted game leaves the counts: the start is reached by one game fewer', async () => {
+  it('a deleted game leaves the counts, the games and the explorer: the start is reached by one game fewer', async () => {
     const [first, second] = orderIds;
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    const explored = async (ply: number) => ((await (await fetch(`${archive.baseUrl}/positions/explorer?game=${first}&ply=${ply}`)).json()) as { games: number; moves: { move: string; games: number }[] });
     const start = await allPages(`/positions/games?game=${first}&ply=0&limit=40`);
     expect(start.total).toBe(expected(first, 0, false).size);
+    // At ply 4 the two games reached one position by different move orders; each went on its own way.
+    const before = await explored(4);
+    expect(before.games).toBe(expected(first, 4, false).size);
+    const openingRows = async () => ((await db.query('SELECT count(*)::int AS n FROM opening_positions WHERE game_id = $1', [second])) as { n: number }[])[0].n;
+    // Its five moves: plies 0–5, six distinct positions, a row each.
+    expect(await openingRows()).toBe(6);
     expect((await fetch(`${archive.baseUrl}/games/${second}`, { method: 'DELETE' })).status).toBe(204);
     games.delete(second);
     texts.delete(second);
@@ -338,6 +347,40 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     expect(after.total).toBe(start.total - 1);
     expect(after.items.map((item) => item.id)).not.toContain(second);
     expect(after.total).toBe(expected(first, 0, false).size);
+    expect(await openingRows()).toBe(0);
+    const later = await explored(4);
+    expect(later.games).toBe(before.games - 1);
+    expect(later.games).toBe(expected(first, 4, false).size);
+    expect(later.moves.reduce((sum, move) => sum + move.games, 0)).toBe(later.games);
+    expect((await explored(0)).games).toBe(expected(first, 0, false).size);
+  });
+
+  it('migration 1765800000000 writes the opening rows of the games stored before it from their rows, as the triggers write them', async () => {
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    await archive.app.get(PostingsCompactor).idle();
+    const rows = () => db.query('SELECT key::text, game_id::int, played::text, ply, result, turn FROM opening_positions ORDER BY key, game_id');
+    const written = (await rows()) as { game_id: number; ply: number }[];
+    // Every indexed game has its start there, at ply 0.
+    expect(written.filter((row) => row.ply === 0).map((row) => row.game_id).sort((a, b) => a - b)).toEqual([...games.keys()].sort((a, b) => a - b));
+    const explorers = async () => {
+      const answers = [];
+      for (const [id, ply] of samples().filter(([game]) => games.has(game)).slice(0, 8)) answers.push(await (await fetch(`${archive.baseUrl}/positions/explorer?game=${id}&ply=${ply}`)).json());
+      return answers;
+    };
+    const explored = await explorers();
+    // Undone (the table and its triggers gone, the opening keys' GIN index back) and done again over the stored rows.
+    const migration = new OpeningPositions1765800000000();
+    const runner = db.createQueryRunner();
+    try {
+      await migration.down(runner);
+      expect((await runner.query(`SELECT to_regclass('opening_positions') AS t, to_regclass('game_positions_openings') AS i`)) as unknown[]).toEqual([{ t: null, i: 'game_positions_openings' }]);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await rows()).toEqual(written);
+    expect(await explorers()).toEqual(explored);
+    await expectSamplesFound();
   });
 
   /** Every sampled search equals the brute force: the games and their first plies (of the games not deleted by now). */
