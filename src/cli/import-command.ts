@@ -113,12 +113,22 @@ type UploadOutcome = { stored: number; duplicates: number } | { refused: string;
  * outcome (indexed and stored are new games, duplicate ones the archive had). The same file again
  * (200): all its games are duplicates. 429/503 are waited out; 401 stops the whole command.
  */
+/**
+ * The redirect mode of the requests that send files. With fetch's default (`follow`) a request's body
+ * is copied as it is sent, to be sent again should the answer be a redirect: a tee of its stream
+ * whose second branch nobody reads, so the whole file or folder piled up in this process's memory
+ * while it went out (a 140 MB folder: 133 MB). The archive never redirects these routes; a redirect
+ * is an error.
+ */
+const NO_REDIRECT = 'error' as const;
+
 async function uploadOne(connection: Connection, file: InputFile, format: string | undefined): Promise<UploadOutcome> {
   for (let attempt = 1; ; attempt += 1) {
     const result = await uploadFile({
       client: connection.client,
       body: await openAsBlob(file.path),
       headers: { 'Content-Type': 'application/octet-stream' },
+      redirect: NO_REDIRECT,
       query: { filename: basename(file.path).slice(0, 255), ...(format ? { format } : {}) },
     });
     if (!result.response) throw unreachable(connection, result.error);
@@ -205,6 +215,7 @@ async function sendImport(connection: Connection, body: ImportBody, progress: Pr
       query: body.filename === undefined ? {} : { filename: body.filename.slice(0, 255) },
       // fetch sends a stream as it is made (chunked) only when told so.
       ...(made instanceof Blob ? {} : { duplex: 'half' as const }),
+      redirect: NO_REDIRECT,
     });
     progress.end();
     if (await waitToRetry(result.response, attempt)) continue;

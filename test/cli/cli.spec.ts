@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ZipFile } from 'yazl';
 import { runCli } from '../../src/cli/program.js';
 import { manifestOf, unzip } from '../support/archive-entries.js';
@@ -309,4 +311,39 @@ describe('tabula import of a folder, through a restart of the archive', () => {
     }
     expect(held).toBe(stored);
   }, 180_000);
+
+  it('sends a folder as it reads it: the command holds a few MB of it at a time, not the folder', async () => {
+    // 64 files of 1 MB that no format reads (the archive refuses each), sent as one tar made as it goes.
+    const folder = mkdtempSync(join(tmpdir(), 'tabula-cli-junk-'));
+    const FILES = 64;
+    const MB = 1024 * 1024;
+    // NUL and high bytes: not text (each file its own bytes, so none is a duplicate).
+    for (let index = 0; index < FILES; index++) writeFileSync(join(folder, `junk-${index}.bin`), Buffer.alloc(MB, Buffer.from([0, 1 + index, 255])));
+    // The live buffers of this process (the archive runs in another), after a full collection each time.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = 0;
+    const sampler = setInterval(() => {
+      gc();
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
+    }, 250);
+    let stdout = '';
+    try {
+      const status = await runCli(['--url', server!.baseUrl, 'import', '--poll', '100', folder], {
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: () => true, isTTY: false } as unknown as NodeJS.WritableStream,
+        env: {},
+      });
+      expect(status).toBe(1);
+    } finally {
+      clearInterval(sampler);
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect(stdout).toContain(`files: ${FILES}\n`);
+    expect(stdout).toContain(`refused: ${FILES}\n`);
+    // fetch's default redirect mode kept a copy of all 64 MB as they were sent.
+    expect(peak).toBeLessThan(16 * MB);
+  }, 120_000);
 });
