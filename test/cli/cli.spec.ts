@@ -241,21 +241,29 @@ describe('tabula import of a zip (POST /imports)', () => {
   });
 });
 
+/**
+ * The built archive in a process of its own (test/support/server-process) for the tests of the
+ * enclosing describe block: started before them on a store of its own, stopped with `signal` and its
+ * store removed after them. A test may stop it and put another in `held.server`.
+ */
+function archiveProcess(signal: NodeJS.Signals = 'SIGTERM'): { store?: Awaited<ReturnType<typeof createStore>>; server?: RunningServer } {
+  const held: { store?: Awaited<ReturnType<typeof createStore>>; server?: RunningServer } = {};
+  beforeAll(async () => {
+    held.store = await createStore();
+    held.server = await startServer({ ...held.store.settings, LOG_LEVEL: 'warn' });
+  });
+  afterAll(async () => {
+    await stop(held.server, signal);
+    await held.store?.remove();
+  });
+  return held;
+}
+
 describe('tabula import of a folder, through a restart of the archive', () => {
   // The built server in a process of its own (test/support/server-process), killed with SIGKILL
   // while the folder's import runs and started again on the same port and data.
   const FOLDER = new URL('../fixtures/realdata/go/gnugo_regression_games/', import.meta.url).pathname;
-  let store: Awaited<ReturnType<typeof createStore>>;
-  let server: RunningServer | undefined;
-
-  beforeAll(async () => {
-    store = await createStore();
-    server = await startServer({ ...store.settings, LOG_LEVEL: 'warn' });
-  });
-  afterAll(async () => {
-    await stop(server, 'SIGKILL');
-    await store?.remove();
-  });
+  const archive = archiveProcess('SIGKILL');
 
   /** Every file under a folder, as the command walks it (names starting with a dot left out). */
   const filesUnder = (folder: string): string[] =>
@@ -270,7 +278,7 @@ describe('tabula import of a folder, through a restart of the archive', () => {
     const games = sgf.reduce((sum, path) => sum + sgfGameTrees(readFileSync(path).toString('latin1')), 0) + (files.length - sgf.length);
     expect(files.length).toBe(674);
 
-    const { baseUrl } = server!;
+    const { baseUrl } = archive.server!;
     let stdout = '';
     let stderr = '';
     const running = runCli(['--url', baseUrl, 'import', '--poll', '100', FOLDER], {
@@ -287,8 +295,8 @@ describe('tabula import of a folder, through a restart of the archive', () => {
       if (answer?.status === 200) done = ((await answer.json()) as { filesDone: number }).filesDone;
     }
     expect(done).toBeLessThan(files.length);
-    await stop(server, 'SIGKILL');
-    server = await startServer({ ...store.settings, LOG_LEVEL: 'warn' }, { port: Number(new URL(baseUrl).port) });
+    await stop(archive.server, 'SIGKILL');
+    archive.server = await startServer({ ...archive.store!.settings, LOG_LEVEL: 'warn' }, { port: Number(new URL(baseUrl).port) });
 
     const status = await running;
     expect(stderr).toContain('the archive is not answering; waiting up to 120 s');
@@ -311,22 +319,11 @@ describe('tabula import of a folder, through a restart of the archive', () => {
     }
     expect(held).toBe(stored);
   }, 180_000);
-
 });
 
 describe('tabula import of a large folder', () => {
   // The archive in a process of its own, so that this process's buffers are the command's.
-  let store: Awaited<ReturnType<typeof createStore>>;
-  let server: RunningServer | undefined;
-
-  beforeAll(async () => {
-    store = await createStore();
-    server = await startServer({ ...store.settings, LOG_LEVEL: 'warn' });
-  });
-  afterAll(async () => {
-    await stop(server);
-    await store?.remove();
-  });
+  const archive = archiveProcess();
 
   it('sends a folder as it reads it: the command holds a few MB of it at a time, not the folder', async () => {
     // 64 files of 1 MB that no format reads (the archive refuses each), sent as one tar made as it goes.
@@ -352,7 +349,7 @@ describe('tabula import of a large folder', () => {
     }, 100);
     let stdout = '';
     try {
-      const status = await runCli(['--url', server!.baseUrl, 'import', '--poll', '100', folder], {
+      const status = await runCli(['--url', archive.server!.baseUrl, 'import', '--poll', '100', folder], {
         stdout: { write: (text: string) => (stdout += text) },
         stderr: { write: () => true, isTTY: false } as unknown as NodeJS.WritableStream,
         env: {},
