@@ -91,7 +91,7 @@ export async function renderSqlFiles(repositories: readonly RecordedRepository[]
     await runMigrations(embedded.url);
     await embedded.whenNoConnections();
     const recorder = new StatementRecorder();
-    dataSource = new DataSource({ ...databaseOptions(embedded.url, EmbeddedPostgres.MAX_CONNECTIONS), logger: recorder });
+    dataSource = new DataSource({ ...databaseOptions(embedded.url, EmbeddedPostgres.MAX_CONNECTIONS, undefined, { sharedSession: true }), logger: recorder });
     await dataSource.initialize();
     const db = dataSource;
     await seed(db);

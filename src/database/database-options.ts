@@ -2,6 +2,7 @@ import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { ENTITIES } from '../games/entities/index.js';
 import { DatabaseRepository } from './database.repository.js';
+import { forgetNamedStatements } from './sql.js';
 
 /**
  * Limits that make a request fail instead of hang when PostgreSQL is gone or stuck:
@@ -43,8 +44,9 @@ export const EMBEDDED_TIMEOUTS: DatabaseTimeouts = { ...DATABASE_TIMEOUTS, CONNE
  * TypeORM options for a PostgreSQL URL; the schema comes only from migrations, never from synchronize.
  * PGlite has no timers: it ignores statement_timeout, so on the embedded database only the driver's
  * query timeout applies (it fails the request; the statement itself runs to its end).
+ * `sharedSession`: the embedded database, whose one session every connection made to it shares.
  */
-export function databaseOptions(url: string, poolSize: number, timeouts: DatabaseTimeouts = DATABASE_TIMEOUTS): DataSourceOptions {
+export function databaseOptions(url: string, poolSize: number, timeouts: DatabaseTimeouts = DATABASE_TIMEOUTS, { sharedSession = false } = {}): DataSourceOptions {
   return {
     ...baseOptions(url),
     // Run before, by runMigrations, on a connection without the statement timeouts.
@@ -58,6 +60,8 @@ export function databaseOptions(url: string, poolSize: number, timeouts: Databas
       ...(timeouts.IDLE_IN_TRANSACTION_MS === undefined ? {} : { idle_in_transaction_session_timeout: timeouts.IDLE_IN_TRANSACTION_MS }),
       // Detects a vanished server on an idle pooled connection instead of waiting on it.
       keepAlive: true,
+      // The embedded database: one session, shared by the connections made to it in turn.
+      ...(sharedSession ? { onConnect: forgetNamedStatements } : {}),
     },
   };
 }

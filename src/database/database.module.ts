@@ -30,7 +30,7 @@ class ReadReplicasModule {}
       inject: [DatabaseTarget],
       useFactory: async (target: DatabaseTarget) => {
         await target.migrate();
-        return databaseOptions(target.url, target.poolSize, target.isEmbedded ? EMBEDDED_TIMEOUTS : DATABASE_TIMEOUTS);
+        return databaseOptions(target.url, target.poolSize, target.isEmbedded ? EMBEDDED_TIMEOUTS : DATABASE_TIMEOUTS, { sharedSession: target.isEmbedded });
       },
     }),
   ],

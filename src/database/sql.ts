@@ -16,8 +16,48 @@
  * run once) and what TypeORM sends by itself (the migrations table, the server's version).
  */
 
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { QueryFailedError } from 'typeorm';
+import type { DataSource } from 'typeorm';
+
 /** Runs one statement and answers its rows: the pool's, or a transaction's. */
 export type Query = <Row = unknown>(sql: string, params?: unknown[]) => Promise<Row[]>;
+
+/**
+ * A {@link Query} on the data source's pool that sends each statement as a named prepared statement
+ * of the connection it runs on, named by a hash of its text. A connection parses such a statement
+ * once; after five runs PostgreSQL may keep one generic plan for it rather than plan every run
+ * again. For statements a route sends on every request whose best plan does not hang on their
+ * parameters' values (a row by its id, a page cut from a CTE by LIMIT): on the embedded database,
+ * at 100,000 games, the position search's page took 2 to 6 ms to plan and 0.5 ms to run. Each
+ * statement is logged as TypeORM logs its own (so `npm run sql` records it), and fails as TypeORM's
+ * do (a QueryFailedError wrapping the driver's error).
+ */
+export function namedStatements(dataSource: DataSource): Query {
+  return async <Row>(text: string, params: unknown[] = []): Promise<Row[]> => {
+    const logger = dataSource.logger;
+    logger.logQuery(text, params);
+    const name = `tabula_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    try {
+      const { rows } = await (dataSource.driver as unknown as { master: Pool }).master.query<Row & QueryResultRow>({ name, text, values: params });
+      return rows;
+    } catch (error) {
+      logger.logQueryError(error instanceof Error ? error : String(error), text, params);
+      throw new QueryFailedError(text, params, error as Error);
+    }
+  };
+}
+
+/**
+ * Run on each new connection to the embedded database before its pool hands it out. PGlite has one
+ * session, which the connections made to it in turn share: the statements a closed connection
+ * prepared ({@link namedStatements}) are still there, and the next connection, knowing none, would
+ * prepare them again under the same names and fail ("prepared statement … already exists").
+ */
+export async function forgetNamedStatements(client: PoolClient): Promise<void> {
+  await client.query('DEALLOCATE ALL');
+}
 
 /** One call of a repository method made to record the SQL it sends. */
 export interface SqlExample {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { GenerateSql } from '../database/sql.js';
+import { GenerateSql, namedStatements } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
 import { playersByGame, toView } from '../games/game-rows.js';
 import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
@@ -84,11 +84,17 @@ export class PositionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   private readonly query: Query = (sql, params) => this.dataSource.query(sql, params);
+  /**
+   * The statements every search sends whatever its filters (the game's entries, the candidates, the
+   * unfiltered page, the page's players), as named statements: planned once, not on each request.
+   * The filtered searches' plans hang on how many games the filters and the key keep: planned each time.
+   */
+  private readonly prepared: Query = namedStatements(this.dataSource);
 
   /** A game's positions (head and tail, whole: one row), undefined when the game has none indexed. */
   @GenerateSql({ params: [EXAMPLE.game] })
   async track(gameId: string): Promise<StoredTrack | undefined> {
-    const rows: { family: string; plies: number; head: Buffer; tail: Buffer | null; board_width: number | null; board_height: number | null }[] = await this.dataSource.query(
+    const rows = await this.prepared<{ family: string; plies: number; head: Buffer; tail: Buffer | null; board_width: number | null; board_height: number | null }>(
       `SELECT fa.name AS family, p.plies, p.head, p.tail,
               coalesce((a.details->'slotBox'->>'width')::int, a.board_width, (a.details->'field'->>'width')::int) AS board_width,
               coalesce((a.details->'slotBox'->>'height')::int, a.board_height, (a.details->'field'->>'height')::int) AS board_height
@@ -103,7 +109,7 @@ export class PositionsRepository {
 
   @GenerateSql({ params: [EXAMPLE.game] })
   async gameExists(gameId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM games WHERE id = $1`, [gameId]);
+    const rows = await this.prepared(`SELECT 1 FROM games WHERE id = $1`, [gameId]);
     return rows.length > 0;
   }
 
@@ -122,7 +128,7 @@ export class PositionsRepository {
     const { where, params } = joinedFilters(narrowing);
     const candidates = await this.candidates(sought);
     const { later, openingGames } = candidates;
-    if (where.length === 0 && !onlyPeriod(narrowing) && sought.transforms === null) return unfilteredGames(this.query, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, candidates));
+    if (where.length === 0 && !onlyPeriod(narrowing) && sought.transforms === null) return unfilteredGames(this.prepared, sought, later, openingGames, pastId, limit, () => this.count(sought, {}, candidates));
     const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), narrowing);
     const past = pastId === undefined ? '' : `WHERE m.game_id < $${params.push(pastId)}`;
     // The page cut from the matches by id before the games' own rows are joined: a position tens of
@@ -140,7 +146,7 @@ export class PositionsRepository {
       params,
     );
     if (rows.length === 0) return { hits: [], total: await this.count(sought, narrowing, candidates) };
-    return { hits: await withPlayers(this.query, rows, sought.stride), total: Number(rows[0].total) };
+    return { hits: await withPlayers(this.prepared, rows, sought.stride), total: Number(rows[0].total) };
   }
 
   /** How many games reach the position, narrowed by the filters (`candidates`: what {@link candidates} gave, when read already). */
@@ -227,7 +233,7 @@ export class PositionsRepository {
    */
   @GenerateSql({ params: [EXAMPLE_SOUGHT] })
   async candidates(sought: PositionSought): Promise<Candidates> {
-    const rows: { opening_games: number; bits: number | null; part: number | null; shift: number | null; base: string | null; games: Buffer | null }[] = await this.dataSource.query(
+    const rows = await this.prepared<{ opening_games: number; bits: number | null; part: number | null; shift: number | null; base: string | null; games: Buffer | null }>(
       `SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
        FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
        LEFT JOIN LATERAL (

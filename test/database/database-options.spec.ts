@@ -2,6 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { DataSource } from 'typeorm';
 import { DATABASE_TIMEOUTS, databaseOptions, type DatabaseTimeouts } from '../../src/database/database-options.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { namedStatements } from '../../src/database/sql.js';
+import type { Pool } from 'pg';
 
 /**
  * The pool fails instead of hanging when PostgreSQL is gone: small timeouts here, through the same
@@ -87,6 +89,35 @@ describe('database options', () => {
     } finally {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded.whenNoConnections();
+      await embedded.stop();
+    }
+  });
+
+  it('on the embedded database, run named statements again on a new connection (its one session keeps what a closed one prepared)', async () => {
+    const embedded = await EmbeddedPostgres.start('memory://');
+    const sql = 'SELECT $1::int + 1 AS next';
+    /** A pool's named statement, then its connection closed (as its idle timeout closes it) and the statement run on the next. */
+    const acrossConnections = async (sharedSession: boolean) => {
+      const dataSource = new DataSource({ ...databaseOptions(embedded.url, 1, DATABASE_TIMEOUTS, { sharedSession }), logging: false });
+      await dataSource.initialize();
+      try {
+        const named = namedStatements(dataSource);
+        expect(await named(sql, [1])).toEqual([{ next: 2 }]);
+        const pool = (dataSource.driver as unknown as { master: Pool }).master;
+        (await pool.connect()).release(true);
+        await embedded.whenNoConnections();
+        return await named(sql, [41]);
+      } finally {
+        await dataSource.destroy();
+        await embedded.whenNoConnections();
+      }
+    };
+    try {
+      // The archive's options: each new connection forgets the session's named statements first.
+      expect(await acrossConnections(true)).toEqual([{ next: 42 }]);
+      // Without, the new connection prepares the statement again under its name, which the session holds.
+      await expect(acrossConnections(false)).rejects.toThrow(/already exists/);
+    } finally {
       await embedded.stop();
     }
   });
