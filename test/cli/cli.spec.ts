@@ -335,17 +335,25 @@ describe('tabula import of a large folder', () => {
     // The live buffers of this process (the archive runs in another): whenever its buffers have grown
     // past the bound, a full collection, and what is left then. (A collection every few hundred
     // milliseconds, in a test worker whose heap earlier suites filled, left the command no time to send.)
+    // Two collections: V8 may free the memory of the buffers a collection finds dead after it has
+    // returned, and the next collection first finishes that (after one alone, CI's loaded machine once
+    // counted 33 MB). Past the bound at two checks in a row: held, not passing through.
     const BOUND = 16 * MB;
     v8.setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    gc();
-    const before = process.memoryUsage().arrayBuffers;
+    const collected = () => {
+      gc();
+      gc();
+      return process.memoryUsage().arrayBuffers;
+    };
+    const before = collected();
     let live = 0;
+    let pastBound = 0;
     const sampler = setInterval(() => {
       if (process.memoryUsage().arrayBuffers - before <= BOUND) return;
-      gc();
-      live = process.memoryUsage().arrayBuffers - before;
-      if (live > BOUND) clearInterval(sampler);
+      live = collected() - before;
+      pastBound = live > BOUND ? pastBound + 1 : 0;
+      if (pastBound === 2) clearInterval(sampler);
     }, 100);
     let stdout = '';
     try {
@@ -362,6 +370,6 @@ describe('tabula import of a large folder', () => {
     expect(stdout).toContain(`files: ${FILES}\n`);
     expect(stdout).toContain(`refused: ${FILES}\n`);
     // fetch's default redirect mode kept a copy of all 64 MB as they were sent.
-    expect(live).toBeLessThanOrEqual(BOUND);
+    expect(pastBound).toBeLessThan(2);
   }, 120_000);
 });
