@@ -109,11 +109,6 @@ async function uploadAll(connection: Connection, files: readonly InputFile[], op
 type UploadOutcome = { stored: number; duplicates: number } | { refused: string; serverFault: boolean };
 
 /**
- * One file through `POST /uploads`, streamed from disk. A new file: its games counted by their
- * outcome (indexed and stored are new games, duplicate ones the archive had). The same file again
- * (200): all its games are duplicates. 429/503 are waited out; 401 stops the whole command.
- */
-/**
  * The redirect mode of the requests that send files. With fetch's default (`follow`) a request's body
  * is copied as it is sent, to be sent again should the answer be a redirect: a tee of its stream
  * whose second branch nobody reads, so the whole file or folder piled up in this process's memory
@@ -122,6 +117,11 @@ type UploadOutcome = { stored: number; duplicates: number } | { refused: string;
  */
 const NO_REDIRECT = 'error' as const;
 
+/**
+ * One file through `POST /uploads`, streamed from disk. A new file: its games counted by their
+ * outcome (indexed and stored are new games, duplicate ones the archive had). The same file again
+ * (200): all its games are duplicates. 429/503 are waited out; 401 stops the whole command.
+ */
 async function uploadOne(connection: Connection, file: InputFile, format: string | undefined): Promise<UploadOutcome> {
   for (let attempt = 1; ; attempt += 1) {
     const result = await uploadFile({
