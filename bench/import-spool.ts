@@ -82,7 +82,7 @@ async function measure(label: string, url: string, poolSize: number, body: Buffe
         const files = await spoolFiles(folder);
         const before = await spoolSize(db);
         started = performance.now();
-        const view = await imports.create('zip', 'bench.zip', 1, folder, { files, chunks: spoolChunks(folder, files) });
+        const view = await imports.create('zip', 'bench.zip', 1, folder, null, { files, chunks: spoolChunks(folder, files) });
         times.into.push(seconds(started));
         stored = (await spoolSize(db)) - before;
 

@@ -20,6 +20,8 @@ import { PositionPostingsRepository } from '../src/positions/postings.repository
 import type { DatabaseTarget } from '../src/database/database-target.js';
 import { PatternsRepository } from '../src/patterns/patterns.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';
+import { AccountsRepository } from '../src/accounts/accounts.repository.js';
+import { AuditRepository } from '../src/accounts/audit.repository.js';
 
 /**
  * The SQL files of `npm run sql` (scripts/generate-sql.ts), made from the code: every method of
@@ -50,6 +52,8 @@ export const REPOSITORIES: readonly RecordedRepository[] = [
   repository('src/identity/identity.repository.ts', IdentityRepository, (db) => new IdentityRepository(db)),
   repository('src/patterns/patterns.repository.ts', PatternsRepository, (db) => new PatternsRepository(db)),
   repository('src/dots-server/dots.repository.ts', DotsRepository, (db) => new DotsRepository(db)),
+  repository('src/accounts/accounts.repository.ts', AccountsRepository, (db) => new AccountsRepository(db)),
+  repository('src/accounts/audit.repository.ts', AuditRepository, (db) => new AuditRepository(db)),
   repository('src/database/database.repository.ts', DatabaseRepository, (db) => new DatabaseRepository(db)),
   repository('src/database/replication.repository.ts', ReplicationRepository, (db) => new ReplicationRepository(db)),
 ];
@@ -130,7 +134,7 @@ async function seed(db: DataSource): Promise<void> {
   const uploads = new UploadsRepository(db, writes);
   const upload = await uploads.insert(SEEDED_UPLOAD);
   const uploadGames = (await uploads.findById(String(upload)))?.games.map((game) => String(game.gameId));
-  const imported = await new ImportsRepository(db).create('zip', 'seed.zip', 2, '/tmp/tabula-sql-seed');
+  const imported = await new ImportsRepository(db).create('zip', 'seed.zip', 2, '/tmp/tabula-sql-seed', null);
   const dots = new DotsRepository(db);
   await dots.insertAccount(EXAMPLE.login, 'scrypt$seed$hash');
   const dotsGame = await dots.insertGame({ players: 2, width: 39, height: 32, seconds: 30, extraMove: false }, EXAMPLE.login);

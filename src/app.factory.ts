@@ -9,6 +9,9 @@ import { ConfigError } from './common/config.js';
 import type { AppConfig } from './common/config.js';
 import { loadPluginModules } from './formats/plugin-modules.js';
 import { guardHttpServer, rateLimits } from './common/http-guards.js';
+import { Credentials } from './accounts/credentials.js';
+import { callerOf } from './accounts/caller.js';
+import { readCredentials } from './accounts/credentials.middleware.js';
 import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { refuseControlCharacters } from './common/text-parameters.middleware.js';
@@ -40,8 +43,9 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
   answerConditionalRequestsByEtag(app.getHttpAdapter().getInstance());
   if (config.TRUST_PROXY_HOPS > 0) app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Order matters: every request gets its id and access-log line first, then the limits apply.
-  app.use(accessLog(logger));
-  for (const limiter of rateLimits(config)) app.use(limiter);
+  app.use(accessLog(logger, (request) => callerOf(request).tokenId));
+  app.use(readCredentials(app.get(Credentials)));
+  for (const limiter of rateLimits(config, (request) => callerOf(request).tokenId)) app.use(limiter);
   app.use(refuseControlCharacters);
   serveViewer(app);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
@@ -51,7 +55,9 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
   if (!options.preview) {
     SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: 'docs/openapi.json' });
     if (config.apiKeys.length === 0) {
-      new Logger('Security').warn('API_KEYS is not set: anyone who can reach this service can upload and delete games');
+      new Logger('Security').warn(
+        `API_KEYS is not set: the archive is open, and anyone who can reach this service can upload and delete games${config.OPEN_ARCHIVE === true ? ' (OPEN_ARCHIVE=true)' : ''}`,
+      );
     }
   }
   return app;

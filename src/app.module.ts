@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AnalysisModule } from './analysis/analysis.module.js';
-import { ApiKeyGuard } from './common/api-key.guard.js';
+import { AccountsModule } from './accounts/accounts.module.js';
 import { AppConfig } from './common/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DotsServerModule } from './dots-server/dots-server.module.js';
@@ -18,7 +18,7 @@ import { UploadsModule } from './uploads/uploads.module.js';
 @Module({})
 class ConfigModule {
   static with(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }, ApiKeyGuard], exports: [AppConfig, ApiKeyGuard] };
+    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }], exports: [AppConfig] };
   }
 }
 
@@ -27,7 +27,7 @@ export class AppModule {
   static with(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, IdentityModule, DotsServerModule],
+      imports: [ConfigModule.with(config), DatabaseModule, AccountsModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, IdentityModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

@@ -24,6 +24,7 @@ const FILTERS = {
   status: ['text', 'indexed (read and replayed) or stored (kept verbatim only)'],
   consistent: ['boolean', "true: the file's cached values agree with the replay; false: they do not"],
   filename: ['text', 'the uploaded file name, exactly'],
+  owner: ['text', 'the account that published the game'],
   uploadedFrom: ['text', 'uploaded at or after this instant (ISO 8601)'],
   uploadedTo: ['text', 'uploaded before this instant (ISO 8601)'],
   playedFrom: ['text', 'played on or after this day (YYYY-MM-DD)'],

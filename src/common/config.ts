@@ -13,7 +13,7 @@ function IntSetting(fallback: number, min: number, max = Number.MAX_SAFE_INTEGER
   };
 }
 
-function BooleanSetting(fallback: boolean): PropertyDecorator {
+function BooleanSetting(fallback: boolean | undefined): PropertyDecorator {
   return (target, key) => {
     Transform(({ value }) => {
       if (value === undefined) return fallback;
@@ -83,10 +83,33 @@ export class AppConfig {
   @IntSetting(1_000, 50, 600_000)
   DATABASE_REPLICA_CHECK_MS = 1_000;
 
-  /** Comma-separated API keys; when set, uploads and deletes need `Authorization: Bearer <key>`. */
+  /**
+   * Comma-separated API keys, each an admin token of the account `admin` (docs/accounts.md). When
+   * set, the archive is closed: every write needs a token with the scope it names.
+   */
   @IsOptional()
   @IsString()
   API_KEYS?: string;
+
+  /**
+   * Whether an archive without API_KEYS may start: unset, it starts open and says so in its log (one
+   * person's archive on their own machine); `false` refuses to start without API_KEYS (the Docker
+   * image sets it); `true` runs open on purpose.
+   */
+  @IsOptional()
+  @BooleanSetting(undefined)
+  OPEN_ARCHIVE?: boolean;
+
+  /** `false`: every read needs a token too (any scope). Needs API_KEYS. */
+  @BooleanSetting(true)
+  PUBLIC_READS = true;
+
+  /**
+   * How long a node trusts what it read of a token (valid, its scopes, not revoked), in ms: a
+   * revocation reaches every node within this time. At most 5 s.
+   */
+  @IntSetting(2_000, 0, 5_000)
+  TOKEN_CACHE_MS = 2_000;
 
   /**
    * Format plugins kept outside the archive's code: absolute paths of ES modules whose default
@@ -310,7 +333,7 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
-const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'DATABASE_REPLICA_URLS', 'API_KEYS', 'FORMAT_PLUGIN_MODULES');
+const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'DATABASE_REPLICA_URLS', 'API_KEYS', 'OPEN_ARCHIVE', 'FORMAT_PLUGIN_MODULES');
 
 /** Reads and validates the settings; throws a {@link ConfigError} listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -324,6 +347,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   );
   if (env.API_KEYS !== undefined && env.API_KEYS !== '' && config.apiKeys.length === 0) {
     lines.push('  API_KEYS: is set but holds no key (keys are separated by commas; blanks are ignored): unset it to run open, or give a key');
+  }
+  if (config.apiKeys.length === 0 && config.OPEN_ARCHIVE === false) {
+    lines.push('  API_KEYS: is not set and OPEN_ARCHIVE is false: give the admin keys, or set OPEN_ARCHIVE=true to let anyone who reaches the archive write to it');
+  }
+  if (config.apiKeys.length === 0 && !config.PUBLIC_READS) {
+    lines.push('  PUBLIC_READS: false needs API_KEYS (an open archive has no tokens to read with)');
   }
   if (config.ANALYSIS_TIMEOUT_MS <= config.ANALYSIS_BUDGET_MS) {
     lines.push(`  ANALYSIS_TIMEOUT_MS: must be larger than ANALYSIS_BUDGET_MS (${config.ANALYSIS_BUDGET_MS}), the budget the solver stops itself at`);

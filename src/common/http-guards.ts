@@ -5,7 +5,6 @@ import type { Duplex } from 'node:stream';
 import type { Request, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Logger as Pino } from 'pino';
-import { ApiKeyRing } from './api-key.guard.js';
 import type { AppConfig } from './config.js';
 import type { ProblemCode } from './problem-codes.js';
 import { makeProblem, PROBLEM_JSON } from './problem-details.js';
@@ -16,23 +15,12 @@ const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /**
  * Per-client rate limits (express-rate-limit, IETF draft `RateLimit-*` headers): one for every
- * request and a stricter one for writes. A request carrying a valid API key is counted against its
- * key, with the key budgets (RATE_LIMIT_KEY_*), so a club's own tools are not paced like anonymous
- * clients; any other request against its address. 429 answers are problem+json with Retry-After.
+ * request and a stricter one for writes. A request carrying a valid token (`holderOf` names it) is
+ * counted against its token, with the key budgets (RATE_LIMIT_KEY_*), so a club's own tools are not
+ * paced like anonymous clients; any other request against its address. 429 answers are problem+json with Retry-After.
  */
-export function rateLimits(config: AppConfig) {
-  const keys = new ApiKeyRing(config.apiKeys);
-  const holders = new WeakMap<Request, string | null>();
-  /** The key holder a request counts against, or null for its address; checked once a request. */
-  const holderOf = (request: Request): string | null => {
-    let holder = holders.get(request);
-    if (holder === undefined) {
-      const check = keys.check(request.headers.authorization);
-      holder = check.kind === 'valid' ? check.holder : null;
-      holders.set(request, holder);
-    }
-    return holder;
-  };
+export function rateLimits(config: AppConfig, holderOf: (request: Request) => string | null) {
+
   const exempt = (request: Request): boolean => config.RATE_LIMIT_EXEMPT_LOOPBACK && LOOPBACK.test(request.ip ?? '');
   const limiter = (budget: { readonly address: number; readonly key: number }, what: string, applies: (request: Request) => boolean) => {
     const limitOf = (request: Request) => (holderOf(request) === null ? budget.address : budget.key);
@@ -49,7 +37,7 @@ export function rateLimits(config: AppConfig) {
       handler: (request, response) => {
         const reset = (request as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
         const retryAfter = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-        const who = holderOf(request) === null ? 'this client' : 'this API key';
+        const who = holderOf(request) === null ? 'this client' : 'this token';
         const problem = makeProblem(429, 'request.rate_limited', `more than ${limitOf(request)} ${what} a minute from ${who}: retry after ${retryAfter} s`);
         sendProblem(request, response as Response, problem, retryAfter);
       },

@@ -21,7 +21,7 @@ export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL' | 'LOG_FORMAT'>
     sync: true,
     destination: output,
     translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
-    ignore: 'pid,hostname,req,res,responseTime,context,requestId',
+    ignore: 'pid,hostname,req,res,responseTime,context,requestId,tokenId',
     messageFormat: (log: Record<string, unknown>, messageKey: string) =>
       log.context ? `[${String(log.context)}] ${String(log[messageKey])}` : String(log[messageKey]),
     singleLine: true,
@@ -37,26 +37,53 @@ function requestIdOf(request: IncomingMessage, response: ServerResponse): string
   return id;
 }
 
-function accessLine(request: IncomingMessage, response: ServerResponse, milliseconds: number): string {
-  const url = (request as { originalUrl?: string }).originalUrl ?? request.url;
+/** Query parameters a client might put a secret in: refused by the archive (401), and never logged. */
+export const SECRET_QUERY_PARAMETERS = ['token', 'access_token', 'api_key', 'apikey', 'key', 'bearer'];
+
+/** The URL with the values of {@link SECRET_QUERY_PARAMETERS} blanked out. */
+export function withoutSecrets(url: string): string {
+  const question = url.indexOf('?');
+  if (question < 0) return url;
+  const query = url
+    .slice(question + 1)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=', 1)[0];
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // Kept as sent: a name that does not decode names no secret parameter either.
+      }
+      return SECRET_QUERY_PARAMETERS.includes(decoded.toLowerCase()) ? `${name}=[hidden]` : pair;
+    });
+  return `${url.slice(0, question)}?${query.join('&')}`;
+}
+
+/** Who a request came as, for its access-log line (a token id, never a secret). */
+export type RequestHolder = (request: IncomingMessage) => string | null;
+
+function accessLine(request: IncomingMessage, response: ServerResponse, milliseconds: number, holderOf?: RequestHolder): string {
+  const url = withoutSecrets((request as { originalUrl?: string }).originalUrl ?? request.url ?? '');
   const bytes = response.getHeader('content-length') ?? '-';
-  return `${request.method} ${url} ${response.statusCode} ${Math.round(milliseconds)}ms ${bytes}B`;
+  const holder = holderOf?.(request) ?? null;
+  return `${request.method} ${url} ${response.statusCode} ${Math.round(milliseconds)}ms ${bytes}B${holder === null ? '' : ` token ${holder}`}`;
 }
 
 /**
- * Express middleware writing one access-log line per request (method, path, status, duration,
- * bytes, request id) and giving every request its id (`request.id`, the X-Request-Id header).
+ * Express middleware writing one access-log line per request (method, path without secrets,
+ * status, duration, bytes, the token's id when `holderOf` names one, request id) and giving every request its id (`request.id`, the X-Request-Id header).
  */
-export function accessLog(logger: Pino) {
+export function accessLog(logger: Pino, holderOf?: RequestHolder) {
   return pinoHttp({
     logger,
     genReqId: requestIdOf,
     customLogLevel: (_request, response, error) => (error || response.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (request, response, milliseconds) => `${accessLine(request, response, milliseconds)} [${String(request.id)}]`,
-    customErrorMessage: (request, response) => `${accessLine(request, response, 0)} [${String(request.id)}] (the connection failed)`,
-    customProps: (request) => ({ requestId: String(request.id) }),
+    customSuccessMessage: (request, response, milliseconds) => `${accessLine(request, response, milliseconds, holderOf)} [${String(request.id)}]`,
+    customErrorMessage: (request, response) => `${accessLine(request, response, 0, holderOf)} [${String(request.id)}] (the connection failed)`,
+    customProps: (request) => ({ requestId: String(request.id), ...(holderOf?.(request) ? { tokenId: holderOf(request) } : {}) }),
     serializers: {
-      req: (request: { method?: string; url?: string; remoteAddress?: string }) => ({ method: request.method, url: request.url, remoteAddress: request.remoteAddress }),
+      req: (request: { method?: string; url?: string; remoteAddress?: string }) => ({ method: request.method, url: withoutSecrets(request.url ?? ''), remoteAddress: request.remoteAddress }),
       res: (response: { statusCode?: number; headers?: Record<string, unknown> }) => ({ statusCode: response.statusCode, bytes: response.headers?.['content-length'] }),
     },
   });

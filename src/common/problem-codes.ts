@@ -49,10 +49,16 @@ export const PROBLEM_CODES = [
   'import.checksum_mismatch',
   /** No import has this id. */
   'import.not_found',
-  /** The operation needs an API key and none was sent. */
+  /** The operation needs a token and none was sent. */
   'auth.required',
-  /** The API key sent is not valid. */
+  /** The token sent is not valid: unknown, revoked or expired, or sent in the query string. */
   'auth.invalid',
+  /** The token lacks the scope the operation needs. */
+  'auth.scope',
+  /** The token's account may not act on this resource (another account's game). */
+  'auth.forbidden',
+  /** No token has this id (or it was revoked). */
+  'token.not_found',
   /** No game has this id. */
   'game.not_found',
   /** No game in the archive has this player. */

@@ -21,6 +21,7 @@ export const PROBLEM_JSON = 'application/problem+json';
 const TITLES: Record<number, string> = {
   400: 'Bad request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not found',
   408: 'Request timeout',
   409: 'Conflict',

@@ -3,6 +3,8 @@ import { ModuleRef } from '@nestjs/core';
 import { AppConfig } from '../common/config.js';
 import { DOTS_TRANSCRIPT, endUnfinished, transcriptExternalId } from '../formats/families/dots/transcript.js';
 import { GamesService } from '../games/games.service.js';
+import { AuditTrail } from '../accounts/audit-trail.js';
+import { DOTS_SERVER_ACCOUNT } from '../accounts/scopes.js';
 import { DotsCluster } from './cluster.js';
 import { DotsRepository } from './dots.repository.js';
 import type { DotsGameRow } from './dots.repository.js';
@@ -67,8 +69,10 @@ export class DotsServerStore implements DotsStore {
         const { game: stored } = await games.upload(
           { bytes: Buffer.from(game.transcript, 'utf8'), mediaType: 'text/plain; charset=utf-8', filename: `dots-game-${game.id}.txt` },
           { format: `${DOTS_TRANSCRIPT.publisher}/${DOTS_TRANSCRIPT.version}`, filename: `dots-game-${game.id}.txt` },
+          DOTS_SERVER_ACCOUNT,
         );
         await this.repository.markArchived(game.id, Number(stored.id));
+        await this.moduleRef.get(AuditTrail, { strict: false }).record({ account: DOTS_SERVER_ACCOUNT, tokenId: null, action: 'game.archive', target: String(stored.id), status: 201, requestId: null });
         return;
       } catch (error) {
         // Only a busy archive (503: the analysis queue is full) is worth another try.

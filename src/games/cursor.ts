@@ -1,4 +1,5 @@
 import { ProblemException } from '../common/problem-codes.js';
+import { ACCOUNT_NAME } from '../accounts/scopes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import { FAMILIES, GAME_ENDINGS } from '../formats/plugin.js';
 import type { Family, GameEnding } from '../formats/plugin.js';
@@ -18,6 +19,7 @@ export interface SearchFilters {
   readonly winner?: string;
   readonly externalId?: string;
   readonly filename?: string;
+  readonly owner?: string;
   readonly movesMin?: number;
   readonly movesMax?: number;
   readonly boardSize?: string;
@@ -34,7 +36,7 @@ export interface SearchFilters {
   readonly sort?: GameSort;
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'rating', 'unique', 'signature', 'sort'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'owner', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'rating', 'unique', 'signature', 'sort'] as const;
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -57,6 +59,7 @@ const VALID: Record<FilterKey, (value: unknown) => boolean> = {
   winner: isText,
   externalId: isText,
   filename: isText,
+  owner: (value) => typeof value === 'string' && ACCOUNT_NAME.test(value),
   movesMin: isCount,
   movesMax: isCount,
   boardSize: (value) => typeof value === 'string' && /^[1-9]\d{0,3}(x[1-9]\d{0,3})?$/.test(value),

@@ -23,6 +23,7 @@ export interface SummaryRow extends NamedRow {
   readonly sha256: string;
   readonly size: number;
   readonly filename: string | null;
+  readonly owner: string | null;
   readonly uploaded_at: Date;
   readonly move_count: number | null;
   readonly result: string | null;
@@ -48,6 +49,7 @@ export interface RawRow extends NamedRow {
   readonly raw: Buffer;
   readonly sha256: string;
   readonly filename: string | null;
+  readonly owner: string | null;
 }
 
 /** A row of `PLAYERS_OF`. */
@@ -92,6 +94,7 @@ export function toRaw(row: RawRow): RawGame {
     sha256: row.sha256,
     mediaType: row.media_type,
     filename: row.filename,
+    owner: row.owner,
     publisher: row.publisher,
     version: row.version,
     status: row.status,
@@ -111,6 +114,7 @@ export function toView(row: SummaryRow, players: PlayerEntry[], texts = false): 
     size: row.size,
     mediaType: row.media_type,
     filename: row.filename,
+    owner: row.owner,
     uploadedAt: row.uploaded_at,
     players,
     analysis:

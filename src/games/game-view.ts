@@ -16,6 +16,8 @@ export interface GameView {
   size: number;
   mediaType: string;
   filename: string | null;
+  /** The account that published the game (src/accounts); null for none. */
+  owner: string | null;
   uploadedAt: Date;
   players: PlayerEntry[];
   analysis: {
@@ -42,6 +44,7 @@ export interface RawGame {
   sha256: string;
   mediaType: string;
   filename: string | null;
+  owner: string | null;
   publisher: string | null;
   version: string | null;
   status: GameStatus;
@@ -85,6 +88,8 @@ export interface GameFilters {
   externalId?: string;
   /** The file name kept with the upload, exactly. */
   filename?: string;
+  /** The account that published the game. */
+  owner?: string;
   /** Plies of the main line, at least / at most. */
   movesMin?: number;
   movesMax?: number;

@@ -11,6 +11,7 @@ export function viewOfNewGame(
   mediaType: string,
   filename: string | null,
   record: GameRecord,
+  owner: string | null,
 ): GameView {
   const analysis = record.analysis;
   return {
@@ -26,6 +27,7 @@ export function viewOfNewGame(
     size: file.bytes.length,
     mediaType,
     filename,
+    owner,
     uploadedAt,
     players: analysis ? [...analysis.players] : [],
     analysis: analysis
@@ -69,6 +71,7 @@ function dtoOf(view: GameView | GameViewWithJsonText, problems: unknown, details
     size: view.size,
     mediaType: view.mediaType,
     filename: view.filename,
+    owner: view.owner,
     uploadedAt: view.uploadedAt.toISOString(),
     players: view.players.map((player) => (player.rating === undefined ? { ...player, rating: null } : player)) as GameSummaryDto['players'],
     moveCount: analysis?.moveCount ?? null,

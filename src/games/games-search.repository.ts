@@ -137,6 +137,7 @@ export function whereClause(filters: GameFilters, pageSize?: number): { where: s
     where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE p.external_id = ${param(filters.externalId)})`);
   }
   if (filters.filename !== undefined) where.push(`g.filename = ${param(filters.filename)}`);
+  if (filters.owner !== undefined) where.push(`g.owner = ${param(filters.owner)}`);
   if (filters.ending !== undefined) where.push(`a.ending = ${param(filters.ending)}`);
   if (filters.marginMin !== undefined) where.push(`a.margin >= ${param(filters.marginMin)}`);
   if (filters.marginMax !== undefined) where.push(`a.margin <= ${param(filters.marginMax)}`);

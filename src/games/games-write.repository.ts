@@ -20,6 +20,8 @@ export interface NewGame {
   readonly mediaType: string;
   readonly filename: string | null;
   readonly record: ReadResult;
+  /** The account that published the game (src/accounts); null or absent for none. */
+  readonly owner?: string | null;
   /** Set for a game of a multi-game file: its bytes are this range of the kept file, not a copy. */
   readonly inUpload?: { readonly uploadId: number; readonly start: number; readonly end: number };
 }
@@ -140,6 +142,7 @@ export class GamesWriteRepository {
       upload_id: game.inUpload?.uploadId ?? null,
       upload_start: game.inUpload?.start ?? null,
       upload_end: game.inUpload?.end ?? null,
+      owner: game.owner ?? null,
       ...indexRowFields(game.record),
       ...positionRowFields(game.record.positions, game.record.analysis),
       ...identityRowFields(game.record.positions, game.record.analysis),
@@ -165,15 +168,15 @@ export class GamesWriteRepository {
       `WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS},
+                                               upload_id bigint, upload_start int, upload_end int, owner text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS},
                                                ${IDENTITY_ROW_FIELDS})
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), ${formatRows('src')}, game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
-                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, owner)
          SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
                 decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
-                s.upload_id, s.upload_start, s.upload_end, s.raw
+                s.upload_id, s.upload_start, s.upload_end, s.raw, s.owner
          FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
               LEFT JOIN families fa ON fa.name = s.family
          ORDER BY s.i
@@ -265,6 +268,13 @@ export class GamesWriteRepository {
       await this.postings.writeRun([{ id: Number(id), buckets: laterBuckets(record.positions) }], (sql, params) => manager.query(sql, params));
       return true;
     });
+  }
+
+  /** The account that owns a game: null for none, undefined when there is no such game. */
+  @GenerateSql({ params: [EXAMPLE.game] })
+  async ownerOf(id: GameId): Promise<string | null | undefined> {
+    const rows: { owner: string | null }[] = await this.dataSource.query(`SELECT owner FROM games WHERE id = $1`, [id]);
+    return rows.length > 0 ? rows[0].owner : undefined;
   }
 
   @GenerateSql({ params: [EXAMPLE.gameToDelete] })

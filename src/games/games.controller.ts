@@ -1,6 +1,5 @@
-import { applyDecorators, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
-  ApiBearerAuth,
   ApiConflictResponse,
   ApiExtraModels,
   ApiNoContentResponse,
@@ -11,10 +10,12 @@ import {
   ApiParam,
   ApiResponse,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiKeyGuard } from '../common/api-key.guard.js';
+import { Requires } from '../accounts/requires.decorator.js';
+import { CurrentCaller } from '../accounts/current-caller.decorator.js';
+import type { Caller } from '../accounts/caller.js';
+import { ownerFor } from '../accounts/access.js';
 import { matchesEtag } from '../common/conditional-requests.js';
 import { AppConfig } from '../common/config.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
@@ -56,8 +57,7 @@ export class GamesController {
   ) {}
 
   @Post()
-  @UseGuards(ApiKeyGuard)
-  @ApiBearerAuth()
+  @Requires('games:write', 'game.upload')
   @ApiOperation({
     operationId: 'uploadGame',
     summary: 'Upload a game file',
@@ -82,14 +82,14 @@ export class GamesController {
   @ApiResponse({ status: 413, description: 'Larger than MAX_UPLOAD_BYTES.', content: problem })
   @ApiResponse({ status: 415, description: 'Binary content no format reads.', content: problem })
   @ApiResponse({ status: 422, description: 'Unreadable game file: what is wrong and where.', content: problem })
-  @ApiUnauthorizedResponse({ description: 'API key missing or wrong (when API_KEYS is set).', content: problem })
   async upload(
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
     @Query() query: UploadGameQuery,
+    @CurrentCaller() caller: Caller,
   ): Promise<UploadedGameDto> {
     const file = await receiveUpload(request, response, this.config.MAX_UPLOAD_BYTES, query.filename);
-    const { game, created } = await this.games.upload(file, query);
+    const { game, created } = await this.games.upload(file, query, ownerFor(caller));
     response.status(created ? 201 : 200).location(`/games/${game.id}`);
     return game;
   }
@@ -238,8 +238,7 @@ export class GamesController {
 
   @Post(':id/reindex')
   @HttpCode(200)
-  @UseGuards(ApiKeyGuard)
-  @ApiBearerAuth()
+  @Requires('games:reindex', 'game.reindex')
   @GameIdParam()
   @ApiOperation({
     operationId: 'reindexGame',
@@ -252,22 +251,19 @@ export class GamesController {
   @ApiOkResponse({ type: GameDto, description: 'The game as read now.' })
   @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
   @ApiResponse({ status: 422, description: "Today's plugins refuse the file; the game is left as it was.", content: problem })
-  @ApiUnauthorizedResponse({ description: 'API key missing or wrong (when API_KEYS is set).', content: problem })
-  reindex(@Param('id', GameIdPipe) id: GameId, @Query() query: ReindexGameQuery): Promise<GameDto> {
-    return this.games.reindex(id, query.format);
+  reindex(@Param('id', GameIdPipe) id: GameId, @Query() query: ReindexGameQuery, @CurrentCaller() caller: Caller): Promise<GameDto> {
+    return this.games.reindex(id, caller, query.format);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @UseGuards(ApiKeyGuard)
-  @ApiBearerAuth()
+  @Requires('games:delete', 'game.delete')
   @GameIdParam()
   @ApiOperation({ operationId: 'deleteGame', summary: 'Delete a game and its index entries' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
-  @ApiUnauthorizedResponse({ description: 'API key missing or wrong (when API_KEYS is set).', content: problem })
-  delete(@Param('id', GameIdPipe) id: GameId): Promise<void> {
-    return this.games.delete(id);
+  delete(@Param('id', GameIdPipe) id: GameId, @CurrentCaller() caller: Caller): Promise<void> {
+    return this.games.delete(id, caller);
   }
 }
 

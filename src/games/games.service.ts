@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AnalysisPool } from '../analysis/analysis-pool.js';
+import { mayActOn, ownerScope } from '../accounts/access.js';
+import type { Caller } from '../accounts/caller.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { matchesEtag } from '../common/conditional-requests.js';
 import { FormatError } from '../core/errors.js';
@@ -63,13 +65,13 @@ export class GamesService implements OnApplicationBootstrap {
    * Stores an upload: 201 for new bytes, 200 with the stored game for bytes seen before. An upload
    * racing a delete of the same bytes ends as if the delete came first (stored anew) or last.
    */
-  async upload(file: ReceivedFile, query: UploadGameQuery): Promise<{ game: UploadedGameDto; created: boolean }> {
-    const { game, created } = await this.store(file, query);
+  async upload(file: ReceivedFile, query: UploadGameQuery, owner: string | null): Promise<{ game: UploadedGameDto; created: boolean }> {
+    const { game, created } = await this.store(file, query, owner);
     const sameAs = (await this.identities.sameAs([game.id])).get(game.id) ?? [];
     return { game: { ...game, sameAs }, created };
   }
 
-  private async store(file: ReceivedFile, query: UploadGameQuery): Promise<{ game: GameDto; created: boolean }> {
+  private async store(file: ReceivedFile, query: UploadGameQuery, owner: string | null): Promise<{ game: GameDto; created: boolean }> {
     const filename = uploadFilename(query, file);
     const sha256 = sha256Hex(file.bytes);
     const known = await this.existing(sha256);
@@ -84,10 +86,10 @@ export class GamesService implements OnApplicationBootstrap {
     });
     const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
     for (;;) {
-      const stored = await this.writes.insert({ file: upload, sha256, mediaType, filename, record });
+      const stored = await this.writes.insert({ file: upload, sha256, mediaType, filename, record, owner });
       this.compactor.kick();
       if (stored.created) {
-        const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record));
+        const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record, owner));
         return { game, created: true };
       }
       // Stored by a racing upload: answer with that game, unless a delete took it meanwhile, then store again.
@@ -210,10 +212,11 @@ export class GamesService implements OnApplicationBootstrap {
    * file kept before its format was understood gets indexed; an engine fix reaches old games). The
    * bytes never change. A file today's plugins refuse is left as it was (the FormatError says why).
    */
-  async reindex(id: GameId, format?: string): Promise<GameDto> {
+  async reindex(id: GameId, caller: Caller, format?: string): Promise<GameDto> {
     // On the primary throughout: the answer shows what was just written.
     const raw = await this.views.findRaw(id);
     if (!raw) throw notFound(id);
+    mayActOn(caller, 'games:reindex', raw.owner, `game ${id}`);
     const record = await this.analysis.read(storedFile(raw), format, { withReplay: false });
     const mediaType = this.reader.mediaTypeFor(raw.mediaType, record);
     if (!(await this.writes.replaceReading(id, record, mediaType))) throw notFound(id);
@@ -224,15 +227,17 @@ export class GamesService implements OnApplicationBootstrap {
   }
 
   /** Re-indexes the next batch of games matching the filters, in ascending id order after `after`. */
-  async reindexBatch(query: ReindexQuery): Promise<ReindexPageDto> {
+  async reindexBatch(query: ReindexQuery, caller: Caller): Promise<ReindexPageDto> {
     const limit = query.limit ?? DEFAULT_REINDEX_BATCH;
-    const { after, limit: _limit, ...filters } = query;
+    const { after, limit: _limit, ...asked } = query;
+    // A club's token re-indexes the club's games only.
+    const filters = { ...asked, owner: ownerScope(caller, 'games:reindex', asked.owner) };
     const ids = await this.searches.idsAfter(gameFilters(filters), after ?? 0, limit + 1);
     const batch = ids.slice(0, limit);
     const page: ReindexPageDto = { reindexed: 0, indexed: 0, refused: [], next: ids.length > limit ? batch[batch.length - 1] : null };
     for (const id of batch) {
       try {
-        const game = await this.reindex(String(id));
+        const game = await this.reindex(String(id), caller);
         page.reindexed++;
         if (game.status === 'indexed') page.indexed++;
       } catch (error) {
@@ -243,7 +248,10 @@ export class GamesService implements OnApplicationBootstrap {
     return page;
   }
 
-  async delete(id: GameId): Promise<void> {
+  async delete(id: GameId, caller: Caller): Promise<void> {
+    const owner = await this.writes.ownerOf(id);
+    if (owner === undefined) throw notFound(id);
+    mayActOn(caller, 'games:delete', owner, `game ${id}`);
     if (!(await this.writes.delete(id))) throw notFound(id);
   }
 }

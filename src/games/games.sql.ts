@@ -31,7 +31,7 @@ const NAMED_COLUMNS = `fm.publisher, fm.version, fa.name AS family, CASE WHEN g.
 /** A summary's columns; problems and details parsed (`json`), or as the JSON text stored (`text`). */
 export const summaryColumns = (problemsAndDetails: 'json' | 'text') => `
   g.id, ${NAMED_COLUMNS}, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   ${problemsAndDetails === 'json' ? 'a.problems, a.details' : 'a.problems::text AS problems, a.details::text AS details'},
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature`;
@@ -39,7 +39,7 @@ export const summaryColumns = (problemsAndDetails: 'json' | 'text') => `
 export const SUMMARY_COLUMNS = summaryColumns('json');
 
 /** A game's bytes and what serving them needs. */
-export const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, ${NAMED_COLUMNS}`;
+export const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, g.owner, ${NAMED_COLUMNS}`;
 
 /** The upload time to the microsecond (a JavaScript date keeps milliseconds), for search cursors. */
 export const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key`;

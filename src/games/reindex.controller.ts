@@ -1,6 +1,8 @@
-import { Controller, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ApiKeyGuard } from '../common/api-key.guard.js';
+import { Controller, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Requires } from '../accounts/requires.decorator.js';
+import { CurrentCaller } from '../accounts/current-caller.decorator.js';
+import type { Caller } from '../accounts/caller.js';
 import { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
 import { GamesService } from './games.service.js';
 
@@ -13,8 +15,7 @@ export class ReindexController {
 
   @Post()
   @HttpCode(200)
-  @UseGuards(ApiKeyGuard)
-  @ApiBearerAuth()
+  @Requires('games:reindex', 'games.reindex')
   @ApiOperation({
     operationId: 'reindexGames',
     summary: "Read the next batch of matching games again with today's plugins",
@@ -24,9 +25,8 @@ export class ReindexController {
       "Games today's plugins refuse are listed and left as they were.",
   })
   @ApiOkResponse({ type: ReindexPageDto })
-  @ApiUnauthorizedResponse({ description: 'API key missing or wrong (when API_KEYS is set).', content: problem })
   @ApiResponse({ status: 503, description: 'The database does not answer, or the analysis queue is full: call again with the same `after`.', content: problem })
-  reindex(@Query() query: ReindexQuery): Promise<ReindexPageDto> {
-    return this.games.reindexBatch(query);
+  reindex(@Query() query: ReindexQuery, @CurrentCaller() caller: Caller): Promise<ReindexPageDto> {
+    return this.games.reindexBatch(query, caller);
   }
 }

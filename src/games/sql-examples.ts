@@ -44,6 +44,7 @@ export function exampleUpload(firstGame: string): NewUpload {
     filename: 'collection.sgf',
     publisher: 'SGF',
     version: 'FF4-Go',
+    owner: 'club-a',
     games: [
       { start: 0, end: first.file.bytes.length, game: first },
       { start: first.file.bytes.length, end: bytes.length, game: twin },
@@ -90,6 +91,7 @@ export function exampleGame(text: string, options: { stored?: boolean } = {}): N
     sha256: createHash('sha256').update(bytes).digest('hex'),
     mediaType: options.stored ? 'application/octet-stream' : 'application/x-go-sgf',
     filename: options.stored ? 'notes.bin' : 'example.sgf',
+    owner: options.stored ? null : 'club-a',
     record,
   };
 }

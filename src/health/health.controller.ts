@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { Public } from '../accounts/requires.decorator.js';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ProblemException } from '../common/problem-codes.js';
 import { DATABASE_RETRY_AFTER_S } from '../common/problem-details.filter.js';
@@ -30,6 +31,7 @@ export class HealthDto {
 }
 
 @ApiTags('health')
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

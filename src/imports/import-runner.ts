@@ -206,7 +206,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       for await (const entry of importEntries(folder, job.kind, entryLimits(this.config), from)) {
         // Stopping: the entries not yet written are left for the next start, which reads them again.
         if (halt()) break;
-        const planned = await this.plan(job.id, entry);
+        const planned = await this.plan(job, entry);
         const reading = 'checked' in planned ? this.attempt(job.id, entry, () => this.uploads.read(planned.checked)) : undefined;
         // Read or not, a rejected reading is awaited below; nothing is left unobserved meanwhile.
         reading?.catch(() => undefined);
@@ -235,10 +235,10 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /** What becomes of a file before its games are read: its record when that is settled already (refused, kept before), else the checked file. */
-  private async plan(importId: number, entry: ImportEntry): Promise<{ record: ImportEntryRecord } | { checked: CheckedUpload }> {
+  private async plan(job: ImportView, entry: ImportEntry): Promise<{ record: ImportEntryRecord } | { checked: CheckedUpload }> {
     if (!entry.file) return { record: { ...baseOf(entry), outcome: 'refused', problem: entry.problem ?? null } };
     const file = entry.file;
-    const checked = await this.attempt(importId, entry, () => this.uploads.check(file, { filename: file.filename }));
+    const checked = await this.attempt(job.id, entry, () => this.uploads.check(file, { filename: file.filename }, job.owner));
     if ('record' in checked) return checked;
     if ('kept' in checked) return { record: keptRecord(entry, checked.kept) };
     return { checked };

@@ -1,7 +1,10 @@
-import { Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiKeyGuard } from '../common/api-key.guard.js';
+import { Requires } from '../accounts/requires.decorator.js';
+import { CurrentCaller } from '../accounts/current-caller.decorator.js';
+import type { Caller } from '../accounts/caller.js';
+import { ownerFor } from '../accounts/access.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { GameIdPipe } from '../games/game-id.pipe.js';
 import type { GameId } from '../games/game-id.pipe.js';
@@ -20,8 +23,7 @@ export class ImportsController {
   constructor(private readonly imports: ImportsService) {}
 
   @Post()
-  @UseGuards(ApiKeyGuard)
-  @ApiBearerAuth()
+  @Requires('games:write', 'import.create')
   @ApiOperation({
     operationId: 'importFiles',
     summary: 'Import many files at once, in the background',
@@ -50,9 +52,8 @@ export class ImportsController {
   @ApiResponse({ status: 400, description: 'Bad query or multipart form.', content: problem })
   @ApiResponse({ status: 413, description: 'Larger than MAX_IMPORT_BYTES (or a multipart part larger than MAX_UPLOAD_BYTES).', content: problem })
   @ApiResponse({ status: 422, description: 'A damaged archive; files past MAX_IMPORT_ENTRIES or unpacking past MAX_IMPORT_EXPANDED_BYTES.', content: problem })
-  @ApiUnauthorizedResponse({ description: 'API key missing or wrong (when API_KEYS is set).', content: problem })
-  create(@Req() request: Request, @Res({ passthrough: true }) response: Response, @Query() query: ImportQuery): Promise<ImportDto> {
-    return this.imports.create(request, response, query);
+  create(@Req() request: Request, @Res({ passthrough: true }) response: Response, @Query() query: ImportQuery, @CurrentCaller() caller: Caller): Promise<ImportDto> {
+    return this.imports.create(request, response, query, ownerFor(caller));
   }
 
   @Get(':id')

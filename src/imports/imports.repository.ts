@@ -22,6 +22,8 @@ export interface ImportView {
   readonly state: ImportState;
   readonly kind: ImportKind;
   readonly filename: string | null;
+  /** The account that sent the import, and so owns its files and games; null for none. */
+  readonly owner: string | null;
   readonly filesTotal: number;
   readonly filesDone: number;
   readonly gamesStored: number;
@@ -76,6 +78,7 @@ interface ImportRow {
   state: ImportState;
   kind: ImportKind;
   filename: string | null;
+  account: string | null;
   files_total: number;
   files_done: number;
   games_stored: number;
@@ -97,7 +100,7 @@ interface ImportEntryRow {
   problem: ProblemDetails | null;
 }
 
-const IMPORT_COLUMNS = 'id, state, kind, filename, files_total, files_done, games_stored, duplicates, refused, spool_path, spool_files, problem, created_at, updated_at';
+const IMPORT_COLUMNS = 'id, state, kind, filename, account, files_total, files_done, games_stored, duplicates, refused, spool_path, spool_files, problem, created_at, updated_at';
 
 /** The SQL of bulk imports and their entries. The SQL sent is in src/queries/imports.repository.sql. */
 @Injectable()
@@ -110,17 +113,17 @@ export class ImportsRepository {
    * is not all there.
    */
   @GenerateSql(
-    { params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool'] },
+    { params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool', 'club-a'] },
     {
       name: 'with its body',
-      params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool', { files: [{ name: 'body', bytes: 6 }, { name: 'parts.json', bytes: 2 }], chunks: [Buffer.from('PK\x05\x06[]')] }],
+      params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool', 'club-a', { files: [{ name: 'body', bytes: 6 }, { name: 'parts.json', bytes: 2 }], chunks: [Buffer.from('PK\x05\x06[]')] }],
     },
   )
-  async create(kind: ImportKind, filename: string | null, filesTotal: number, spoolPath: string, body?: SpooledBodyRows): Promise<ImportView> {
+  async create(kind: ImportKind, filename: string | null, filesTotal: number, spoolPath: string, owner: string | null, body?: SpooledBodyRows): Promise<ImportView> {
     const insert = (run: Query) =>
       run<ImportRow>(
-        `INSERT INTO imports (state, kind, filename, files_total, spool_path, spool_files) VALUES ('running', $1, $2, $3, $4, $5::jsonb) RETURNING ${IMPORT_COLUMNS}`,
-        [kind, filename, filesTotal, spoolPath, body === undefined ? null : JSON.stringify(body.files)],
+        `INSERT INTO imports (state, kind, filename, files_total, spool_path, spool_files, account) VALUES ('running', $1, $2, $3, $4, $5::jsonb, $6) RETURNING ${IMPORT_COLUMNS}`,
+        [kind, filename, filesTotal, spoolPath, body === undefined ? null : JSON.stringify(body.files), owner],
       );
     if (body === undefined) return toView((await insert((sql, params) => this.dataSource.query(sql, params)))[0]);
     return this.dataSource.transaction(async (manager) => {
@@ -283,6 +286,7 @@ function toView(row: ImportRow): ImportView {
     state: row.state,
     kind: row.kind,
     filename: row.filename,
+    owner: row.account,
     filesTotal: row.files_total,
     filesDone: row.files_done,
     gamesStored: row.games_stored,

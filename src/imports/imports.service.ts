@@ -29,7 +29,7 @@ export class ImportsService {
    * Spools the body, finds what it is and counts its files (refusing a zip or tar past the import
    * limits with 422 before anything is stored), then answers 202 while the runner stores the files.
    */
-  async create(request: Request, response: Response, query: ImportQuery): Promise<ImportDto> {
+  async create(request: Request, response: Response, query: ImportQuery, owner: string | null): Promise<ImportDto> {
     const body = await spoolImport(request, response, spoolRoot(this.config), this.config, query.filename);
     let view: ImportView;
     try {
@@ -39,7 +39,7 @@ export class ImportsService {
       // whichever node runs the import. The embedded database has one process, whose spool folder
       // (under DATA_DIR, or with memory:// as lasting as the database) is all it needs.
       const listed = this.config.DATABASE_URL === undefined ? undefined : await spoolFiles(body.folder);
-      view = await this.imports.create(kind, body.filename, files, body.folder, listed && { files: listed, chunks: spoolChunks(body.folder, listed) });
+      view = await this.imports.create(kind, body.filename, files, body.folder, owner, listed && { files: listed, chunks: spoolChunks(body.folder, listed) });
     } catch (error) {
       await rm(body.folder, { recursive: true, force: true });
       throw error;
@@ -86,6 +86,7 @@ function toImportDto(view: ImportView): ImportDto {
     state: view.state,
     kind: view.kind,
     filename: view.filename,
+    owner: view.owner,
     filesTotal: view.filesTotal,
     filesDone: view.filesDone,
     gamesStored: view.gamesStored,

@@ -22,7 +22,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion('0.1.0')
     .addServer('http://localhost:3000', 'An archive started with npm start')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key from API_KEYS (needed for uploads and deletes when set).' })
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A token from POST /tokens, or a key of API_KEYS.' })
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,

@@ -49,7 +49,6 @@ const COMMON_PROBLEMS: Record<string, [string, Json]> = {
   ],
 };
 
-const WRITES = new Set(['post', 'put', 'patch', 'delete']);
 
 export function describeServedBehaviour(document: Json): Json {
   const components = (document.components ??= {});
@@ -66,7 +65,10 @@ export function describeServedBehaviour(document: Json): Json {
   const bearer = components.securitySchemes?.bearer;
   if (bearer) {
     delete bearer.bearerFormat;
-    bearer.description = 'An API key from API_KEYS, opaque: needed for uploads and deletes when API_KEYS is set.';
+    bearer.description =
+      'A token (`tabula_<id>_<secret>`, from POST /tokens) or a key of API_KEYS. A write names the scope it needs in its ' +
+      'requirement (`games:write`, `games:delete`, `games:reindex`, `admin`; `admin` holds them all); reads need any token ' +
+      'when the archive sets PUBLIC_READS=false.';
   }
   return document;
 }
@@ -96,7 +98,7 @@ function describeOperation(method: string, operation: Json): void {
     const etag = conditional && (status === '200' || status === '304') ? { ETag: ref('ETag') } : {};
     response.headers = withEveryAnswer({ ...etag, ...(response.headers ?? {}) });
   }
-  // Reads are public; writes need a key when API_KEYS is set (the ApiBearerAuth decorator says so).
-  if (!WRITES.has(method)) operation.security = [];
-  else if (!operation.security) operation.security = [{ bearer: [] }];
+  // Writes name the scope they need (the Requires decorator). Reads take a token, which they need
+  // when PUBLIC_READS=false: anonymous or bearer. /health is anyone's.
+  if (!operation.security) operation.security = operation.operationId === 'health' ? [] : [{}, { bearer: [] }];
 }

@@ -5,7 +5,7 @@
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -21,7 +21,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -37,7 +37,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -50,7 +50,7 @@ SELECT
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -66,7 +66,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -82,7 +82,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -98,7 +98,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -111,7 +111,7 @@ SELECT
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -127,7 +127,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -140,7 +140,7 @@ SELECT
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
@@ -160,7 +160,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key

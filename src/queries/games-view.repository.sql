@@ -5,7 +5,7 @@
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature,
@@ -21,7 +21,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature,
@@ -37,7 +37,7 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems::text AS problems, a.details::text AS details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature,
@@ -50,5 +50,5 @@ SELECT game_id, seat, name, external_id, color, rating, declared_points, points,
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
 -- GamesViewRepository.findRaw
-SELECT coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start)) AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+SELECT coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start)) AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, g.owner, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type FROM games g LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id LEFT JOIN game_files f ON f.game_id = g.id AND g.raw IS NULL LEFT JOIN uploads u ON u.id = g.upload_id WHERE g.id = $1;

@@ -14,7 +14,7 @@ WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
+                                               upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
                                                identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
@@ -32,10 +32,10 @@ WITH src AS (
          SELECT * FROM known_format UNION ALL SELECT * FROM new_format
        ), game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
-                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, owner)
          SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
                 decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
-                s.upload_id, s.upload_start, s.upload_end, s.raw
+                s.upload_id, s.upload_start, s.upload_end, s.raw, s.owner
          FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
               LEFT JOIN families fa ON fa.name = s.family
          ORDER BY s.i
@@ -92,7 +92,7 @@ WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
+                                               upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
                                                identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
@@ -110,10 +110,10 @@ WITH src AS (
          SELECT * FROM known_format UNION ALL SELECT * FROM new_format
        ), game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
-                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, owner)
          SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
                 decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
-                s.upload_id, s.upload_start, s.upload_end, s.raw
+                s.upload_id, s.upload_start, s.upload_end, s.raw, s.owner
          FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
               LEFT JOIN families fa ON fa.name = s.family
          ORDER BY s.i
@@ -168,7 +168,7 @@ WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
+                                               upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
                                                identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
@@ -186,10 +186,10 @@ WITH src AS (
          SELECT * FROM known_format UNION ALL SELECT * FROM new_format
        ), game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
-                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw)
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, owner)
          SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
                 decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
-                s.upload_id, s.upload_start, s.upload_end, s.raw
+                s.upload_id, s.upload_start, s.upload_end, s.raw, s.owner
          FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
               LEFT JOIN families fa ON fa.name = s.family
          ORDER BY s.i
@@ -320,6 +320,9 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, $2::text AS family), patterns AS 
        ) SELECT 1;
 
 COMMIT;
+
+-- GamesWriteRepository.ownerOf
+SELECT owner FROM games WHERE id = $1;
 
 -- GamesWriteRepository.delete
 DELETE FROM "games" WHERE "id" = $1;

@@ -28,7 +28,7 @@ WITH i AS (SELECT * FROM game_identities WHERE game_id = $1),
        SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, r.relation, r.transforms, r.first_seat
@@ -55,7 +55,7 @@ WITH i AS (SELECT * FROM game_identities WHERE game_id = $1),
        SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
   coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
-  g.filename, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
   a.problems, a.details,
   a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
   (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, r.relation, r.transforms, r.first_seat

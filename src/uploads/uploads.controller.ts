@@ -1,7 +1,10 @@
-import { Controller, Get, Headers, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiKeyGuard } from '../common/api-key.guard.js';
+import { Requires } from '../accounts/requires.decorator.js';
+import { CurrentCaller } from '../accounts/current-caller.decorator.js';
+import type { Caller } from '../accounts/caller.js';
+import { ownerFor } from '../accounts/access.js';
 import { matchesEtag } from '../common/conditional-requests.js';
 import { AppConfig } from '../common/config.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
@@ -28,8 +31,7 @@ export class UploadsController {
   ) {}
 
   @Post()
-  @UseGuards(ApiKeyGuard)
-  @ApiBearerAuth()
+  @Requires('games:write', 'collection.upload')
   @ApiOperation({
     operationId: 'uploadFile',
     summary: 'Upload a file of one or many games',
@@ -53,10 +55,9 @@ export class UploadsController {
   @ApiResponse({ status: 413, description: 'Larger than MAX_UPLOAD_BYTES.', content: problem })
   @ApiResponse({ status: 415, description: 'Binary content no format reads.', content: problem })
   @ApiResponse({ status: 422, description: 'No game could be found, more games than MAX_GAMES_PER_FILE, or the one game is unreadable.', content: problem })
-  @ApiUnauthorizedResponse({ description: 'API key missing or wrong (when API_KEYS is set).', content: problem })
-  async upload(@Req() request: Request, @Res({ passthrough: true }) response: Response, @Query() query: UploadGameQuery): Promise<UploadDto> {
+  async upload(@Req() request: Request, @Res({ passthrough: true }) response: Response, @Query() query: UploadGameQuery, @CurrentCaller() caller: Caller): Promise<UploadDto> {
     const file = await receiveUpload(request, response, this.config.MAX_UPLOAD_BYTES, query.filename);
-    const { upload, created } = await this.uploads.upload(file, query);
+    const { upload, created } = await this.uploads.upload(file, query, ownerFor(caller));
     response.status(created ? 201 : 200).location(`/uploads/${upload.id}`);
     return upload;
   }

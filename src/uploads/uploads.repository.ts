@@ -52,6 +52,8 @@ export interface NewUpload {
   readonly filename: string | null;
   readonly publisher: string | null;
   readonly version: string | null;
+  /** The account that published the file, and so its games (src/accounts); null for none. */
+  readonly owner: string | null;
   readonly games: readonly NewUploadGame[];
 }
 
@@ -141,14 +143,14 @@ export class UploadsRepository {
     return this.dataSource.transaction(async (manager) => {
       const query: Query = (sql, params) => manager.query(sql, params);
       const kept = await query<{ id: string }>(
-        `INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw)
-         VALUES (decode($1, 'hex'), $2, $3, $4, $5, $6, $7) ON CONFLICT (sha256) DO NOTHING RETURNING id`,
-        [upload.sha256, upload.bytes.length, upload.mediaType, upload.filename, upload.publisher, upload.version, upload.bytes],
+        `INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw, owner)
+         VALUES (decode($1, 'hex'), $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (sha256) DO NOTHING RETURNING id`,
+        [upload.sha256, upload.bytes.length, upload.mediaType, upload.filename, upload.publisher, upload.version, upload.bytes, upload.owner],
       );
       if (kept.length === 0) return undefined;
       const uploadId = Number(kept[0].id);
       const entries: { start: number; end: number; outcome: UploadGameOutcome; gameId: number }[] = [];
-      const fresh = upload.games.flatMap((entry) => ('game' in entry ? [{ ...entry.game, inUpload: { uploadId, start: entry.start, end: entry.end } }] : []));
+      const fresh = upload.games.flatMap((entry) => ('game' in entry ? [{ ...entry.game, owner: upload.owner, inUpload: { uploadId, start: entry.start, end: entry.end } }] : []));
       const inserted: Inserted[] = [];
       for (let from = 0; from < fresh.length; from += INSERT_BATCH) {
         inserted.push(...(await this.games.insertMany(fresh.slice(from, from + INSERT_BATCH), query)));

@@ -44,8 +44,8 @@ export class UploadsService {
    * 201 for a new file, 200 with the kept one for bytes seen before (nothing changes then).
    * `within` runs in the transaction that stores a new file (not for a file kept before).
    */
-  async upload(file: ReceivedFile, query: UploadGameQuery, within?: WithinUpload): Promise<{ upload: UploadDto; created: boolean }> {
-    const checked = await this.check(file, query);
+  async upload(file: ReceivedFile, query: UploadGameQuery, owner: string | null, within?: WithinUpload): Promise<{ upload: UploadDto; created: boolean }> {
+    const checked = await this.check(file, query, owner);
     if ('kept' in checked) return { upload: checked.kept, created: false };
     return this.store(checked, await this.read(checked), within);
   }
@@ -55,11 +55,11 @@ export class UploadsService {
    * file when the archive has these bytes. Bulk imports check a file, then read its games while the
    * file before is being written.
    */
-  async check(file: ReceivedFile, query: UploadGameQuery): Promise<{ kept: UploadDto } | CheckedUpload> {
+  async check(file: ReceivedFile, query: UploadGameQuery, owner: string | null): Promise<{ kept: UploadDto } | CheckedUpload> {
     const filename = uploadFilename(query, file);
     const sha256 = sha256Hex(file.bytes);
     const known = await this.existing(sha256);
-    return known ? { kept: known } : { file, filename, sha256, format: query.format };
+    return known ? { kept: known } : { file, filename, sha256, format: query.format, owner };
   }
 
   /**
@@ -70,7 +70,7 @@ export class UploadsService {
     const { file, filename, sha256 } = checked;
     const format = formatOf(found, games);
     for (;;) {
-      const id = await this.uploads.insert({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...format, games }, within);
+      const id = await this.uploads.insert({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...format, owner: checked.owner, games }, within);
       // Its run of postings is committed: runs of its size may be due for a merge.
       if (id !== undefined) this.compactor.kick();
   const kept = id === undefined ? await this.existing(sha256) : await this.get(String(id));
@@ -165,6 +165,8 @@ export interface CheckedUpload {
   readonly sha256: string;
   /** The format named by the uploader, if any. */
   readonly format: string | undefined;
+  /** The account publishing the file (src/accounts); null for none. */
+  readonly owner: string | null;
 }
 
 /** A checked file's games, read (see {@link UploadsService.read}). */

@@ -20,6 +20,7 @@ describe('gameJsonPieces', () => {
     size: 120,
     mediaType: 'application/x-go-sgf',
     filename: 'x.sgf',
+    owner: 'club-a',
     uploadedAt: new Date('2026-11-25T18:00:00.123Z'),
     players: [
       { seat: 0, name: 'Ann "\\u0000details"', externalId: null, color: 'black', rating: null, declaredPoints: null, points: 184.5, captures: 3, outcome: 'won' },

@@ -117,6 +117,9 @@ export class GameSummaryDto {
   mediaType: string;
   @ApiProperty({ type: String, nullable: true })
   filename: string | null;
+  /** The account that published the game; null for games stored before accounts, or while the archive was open. */
+  @ApiProperty({ type: String, nullable: true })
+  owner: string | null;
   @ApiProperty({ type: String, format: 'date-time' })
   uploadedAt: string;
   @ApiProperty({ type: [PlayerDto] })

@@ -7,6 +7,7 @@ import type { GameSort } from '../game-view.js';
 import { FAMILIES, GAME_ENDINGS } from '../../formats/plugin.js';
 import type { Family, GameEnding } from '../../formats/plugin.js';
 import { QueryBoolean } from '../../common/query-boolean.js';
+import { ACCOUNT_NAME } from '../../accounts/scopes.js';
 
 export class SearchGamesQuery {
   /**
@@ -80,6 +81,12 @@ export class SearchGamesQuery {
   @MinLength(1)
   @MaxLength(255)
   filename?: string;
+
+  /** Games the account published (its name, as `club-a`). */
+  @IsOptional()
+  @IsString()
+  @Matches(ACCOUNT_NAME, { message: 'owner must be an account name: lower-case letters, digits, ".", "_" or "-"' })
+  owner?: string;
 
   /** At least this many plies in the main line. */
   @ApiPropertyOptional({ type: 'integer', minimum: 0 })

@@ -28,6 +28,9 @@ export class ImportDto {
   kind: ImportKind;
   @ApiProperty({ type: String, nullable: true })
   filename: string | null;
+  /** The account that sent the import, and owns its games; null for none. */
+  @ApiProperty({ type: String, nullable: true })
+  owner: string | null;
   /** Files in the import (directories are not counted). */
   @ApiProperty({ type: 'integer', minimum: 0 })
   filesTotal: number;

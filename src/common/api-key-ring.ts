@@ -1,8 +1,4 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
-import { AppConfig } from './config.js';
-import { ProblemException } from './problem-codes.js';
 
 /** What an `Authorization` header says of the archive's API keys. */
 export type KeyCheck = { readonly kind: 'none' } | { readonly kind: 'invalid' } | { readonly kind: 'valid'; readonly holder: string };
@@ -29,27 +25,6 @@ export class ApiKeyRing {
     // Comparing digests keeps the comparison constant-time whatever the key lengths.
     const known = this.keyDigests.find((key) => timingSafeEqual(key, given));
     return known ? { kind: 'valid', holder: known.subarray(0, 8).toString('hex') } : { kind: 'invalid' };
-  }
-}
-
-/**
- * Guards writes (uploads, deletes) with `Authorization: Bearer <key>` when API_KEYS is set.
- * Without API_KEYS the archive is open, which the app logs at start-up.
- */
-@Injectable()
-export class ApiKeyGuard implements CanActivate {
-  private readonly keys: ApiKeyRing;
-
-  constructor(@Inject(AppConfig) config: AppConfig) {
-    this.keys = new ApiKeyRing(config.apiKeys);
-  }
-
-  canActivate(context: ExecutionContext): boolean {
-    if (this.keys.open) return true;
-    const check = this.keys.check(context.switchToHttp().getRequest<Request>().headers.authorization);
-    if (check.kind === 'none') throw new ProblemException(401, 'auth.required', 'this operation needs an API key: send Authorization: Bearer <key>');
-    if (check.kind === 'invalid') throw new ProblemException(401, 'auth.invalid', 'the API key is not valid');
-    return true;
   }
 }
 

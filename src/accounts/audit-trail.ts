@@ -1,0 +1,51 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AuditRepository } from './audit.repository.js';
+import type { AuditEntry } from './audit.repository.js';
+import type { Caller } from './caller.js';
+
+const TARGET = 'tabula.auditTarget';
+
+/** Names what a write acted on (a new game's, upload's, import's or token's id) for its audit entry. */
+export function setAuditTarget(response: Response, target: string | number): void {
+  response.locals[TARGET] = String(target);
+}
+
+/**
+ * Writes the audit trail: one entry per write and per refused write, with the status answered. An
+ * entry is written when the answer has gone (or the client went away), from what the route named:
+ * the target set by {@link setAuditTarget}, else the route's `{id}`, else the `Location` it answered.
+ */
+@Injectable()
+export class AuditTrail {
+  private readonly logger = new Logger('Audit');
+
+  constructor(private readonly audit: AuditRepository) {}
+
+  /** Records the request's outcome as `action` once its answer is sent. */
+  follow(request: Request, response: Response, action: string, caller: Caller): void {
+    response.once('close', () => {
+      const location = response.getHeader('location');
+      const routeId = request.params?.id as string | undefined;
+      const target =
+        (response.locals[TARGET] as string | undefined) ?? routeId ?? (typeof location === 'string' ? location.slice(location.lastIndexOf('/') + 1) : null);
+      void this.record({
+        account: caller.account,
+        tokenId: caller.tokenId,
+        action,
+        target,
+        status: response.writableFinished ? response.statusCode : 499,
+        requestId: String((request as { id?: unknown }).id ?? '') || null,
+      });
+    });
+  }
+
+  /** Records one entry; a failure is logged, never thrown (the write it records has happened). */
+  async record(entry: AuditEntry): Promise<void> {
+    try {
+      await this.audit.record(entry);
+    } catch (error) {
+      this.logger.error(`could not record ${entry.action} ${entry.target ?? ''} (${entry.status}) by ${entry.account ?? 'nobody'}: ${(error as Error).message}`);
+    }
+  }
+}

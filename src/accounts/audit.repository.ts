@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { GenerateSql } from '../database/sql.js';
+
+/** One entry of the audit trail. */
+export interface AuditEntry {
+  readonly account: string | null;
+  readonly tokenId: string | null;
+  readonly action: string;
+  readonly target: string | null;
+  readonly status: number;
+  readonly requestId: string | null;
+}
+
+/** A row of `audit`, as the driver hands it over. */
+export interface AuditRow {
+  readonly id: string;
+  readonly at: Date;
+  readonly account: string | null;
+  readonly token_id: string | null;
+  readonly action: string;
+  readonly target: string | null;
+  readonly status: number;
+  readonly request_id: string | null;
+}
+
+export interface AuditFilters {
+  readonly account?: string;
+  readonly action?: string;
+  readonly from?: Date;
+  readonly to?: Date;
+  /** Entries older than this id (the cursor). */
+  readonly before?: string;
+}
+
+const ENTRY: AuditEntry = { account: 'club-a', tokenId: '1', action: 'game.delete', target: '1', status: 204, requestId: 'example' };
+
+/** The audit trail: written once per write, read by admins newest first. The SQL sent is in src/queries/audit.repository.sql. */
+@Injectable()
+export class AuditRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @GenerateSql({ params: [ENTRY] })
+  async record(entry: AuditEntry): Promise<void> {
+    await this.dataSource.query(`INSERT INTO audit (account, token_id, action, target, status, request_id) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      entry.account,
+      entry.tokenId,
+      entry.action,
+      entry.target,
+      entry.status,
+      entry.requestId,
+    ]);
+  }
+
+  /** Up to `limit` entries matching the filters, newest first. */
+  @GenerateSql(
+    { name: 'unfiltered', params: [{}, 50] },
+    { name: 'every filter', params: [{ account: 'club-a', action: 'game.delete', from: new Date('2026-01-01T00:00:00Z'), to: new Date('2027-01-01T00:00:00Z'), before: '100' }, 50] },
+  )
+  async page(filters: AuditFilters, limit: number): Promise<AuditRow[]> {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    if (filters.account !== undefined) where.push(`account = ${param(filters.account)}`);
+    if (filters.action !== undefined) where.push(`action = ${param(filters.action)}`);
+    if (filters.from !== undefined) where.push(`at >= ${param(filters.from)}`);
+    if (filters.to !== undefined) where.push(`at < ${param(filters.to)}`);
+    if (filters.before !== undefined) where.push(`id < ${param(filters.before)}`);
+    return this.dataSource.query(
+      `SELECT id, at, account, token_id, action, target, status, request_id FROM audit ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${param(limit)}`,
+      params,
+    );
+  }
+}
