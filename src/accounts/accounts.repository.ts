@@ -68,7 +68,10 @@ export class AccountsRepository {
   /** Revokes a token; false when there is none of that id not revoked already. */
   @GenerateSql({ params: ['1'] })
   async revokeToken(id: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(`UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id`, [id]);
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH revoked AS (UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id) SELECT id FROM revoked`,
+      [id],
+    );
     return rows.length > 0;
   }
 }

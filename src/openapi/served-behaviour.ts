@@ -27,8 +27,17 @@ const EVERY_ANSWER = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 
 /** Answers any route can get, shared through `components.responses`. */
 const COMMON_PROBLEMS: Record<string, [string, Json]> = {
   '400': ['BadRequest', { description: 'The request is malformed: a bad parameter, a control character in a text parameter, or bad HTTP framing.', content: PROBLEM }],
+  '401': [
+    'Unauthorized',
+    {
+      description:
+        'A token that is not valid: unknown, revoked, expired, or sent in the URL (`auth.invalid`); or none, where the operation or PUBLIC_READS=false asks for one (`auth.required`).',
+      content: PROBLEM,
+      headers: { 'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } } },
+    },
+  ],
   '408': ['RequestTimeout', { description: 'The request did not arrive whole within REQUEST_TIMEOUT_MS (or its headers within HEADERS_TIMEOUT_MS).', content: PROBLEM }],
-  '429': ['TooManyRequests', { description: 'Too many requests from this client address (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE), or with this API key (RATE_LIMIT_KEY_PER_MINUTE, RATE_LIMIT_KEY_WRITES_PER_MINUTE).', content: PROBLEM, headers: { 'Retry-After': ref('Retry-After') } }],
+  '429': ['TooManyRequests', { description: 'Too many requests from this client address (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE), or with this token (RATE_LIMIT_KEY_PER_MINUTE, RATE_LIMIT_KEY_WRITES_PER_MINUTE).', content: PROBLEM, headers: { 'Retry-After': ref('Retry-After') } }],
   '431': ['HeadersTooLarge', { description: 'The request headers are larger than the server accepts.', content: PROBLEM }],
   '500': ['InternalError', { description: 'A fault of the server, logged with the request id.', content: PROBLEM }],
   '503': [
@@ -80,6 +89,8 @@ function withEveryAnswer(headers: Json): Json {
 function describeOperation(method: string, operation: Json): void {
   const responses = operation.responses as Json;
   for (const [status, [name]] of Object.entries(COMMON_PROBLEMS)) {
+    // /health is anyone's: no credential is read there.
+    if (status === '401' && operation.operationId === 'health') continue;
     responses[status] ??= { $ref: `#/components/responses/${name}` };
   }
   // JSON answers carry ETags; a file download that may be JSON (a game file's own type) is bytes.
