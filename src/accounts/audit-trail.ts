@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuditRepository } from './audit.repository.js';
 import type { AuditEntry } from './audit.repository.js';
@@ -17,8 +17,9 @@ export function setAuditTarget(response: Response, target: string | number): voi
  * the target set by {@link setAuditTarget}, else the route's `{id}`, else the `Location` it answered.
  */
 @Injectable()
-export class AuditTrail {
+export class AuditTrail implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Audit');
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly audit: AuditRepository) {}
 
@@ -33,7 +34,8 @@ export class AuditTrail {
         account: caller.account,
         tokenId: caller.tokenId,
         action,
-        target,
+        // A route's id as the client sent it may be anything (a refused write is recorded too).
+        target: target === null ? null : target.replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 100),
         status: response.writableFinished ? response.statusCode : 499,
         requestId: String((request as { id?: unknown }).id ?? '') || null,
       });
@@ -41,11 +43,16 @@ export class AuditTrail {
   }
 
   /** Records one entry; a failure is logged, never thrown (the write it records has happened). */
-  async record(entry: AuditEntry): Promise<void> {
-    try {
-      await this.audit.record(entry);
-    } catch (error) {
+  record(entry: AuditEntry): Promise<void> {
+    const written = this.audit.record(entry).catch((error: unknown) => {
       this.logger.error(`could not record ${entry.action} ${entry.target ?? ''} (${entry.status}) by ${entry.account ?? 'nobody'}: ${(error as Error).message}`);
-    }
+    });
+    this.pending.add(written);
+    return written.finally(() => this.pending.delete(written));
+  }
+
+  /** A stopping process writes the entries of the answers it gave before its database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.pending]);
   }
 }
