@@ -2,7 +2,7 @@ import { createClient } from './generated/client/index.js';
 import type { Client } from './generated/client/index.js';
 import { CliError, EXIT } from './exit-codes.js';
 
-/** The archive the command talks to: the generated client, set up with its address and API key. */
+/** The archive the command talks to: the generated client, set up with its address and token. */
 export interface Connection {
   readonly client: Client;
   readonly baseUrl: string;
@@ -18,10 +18,11 @@ export interface CallResult<T> {
 }
 
 /**
- * A client for the archive at `url`. The API key, when given, goes out as `Authorization: Bearer`
- * on the operations the spec marks as needing it (uploads, imports).
+ * The archive's address as the commands use it: an http or https URL without a trailing slash. It is
+ * also the key a token is saved under by `tabula login`, so `http://host:3000/` and
+ * `http://host:3000` are one archive.
  */
-export function connect(url: string, apiKey: string | undefined): Connection {
+export function archiveUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -31,9 +32,18 @@ export function connect(url: string, apiKey: string | undefined): Connection {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`--url: "${url}" is not an http or https URL`, EXIT.usage);
   }
-  const baseUrl = parsed.href.replace(/\/+$/, '');
-  const key = apiKey?.trim() || undefined;
-  return { baseUrl, client: createClient({ baseUrl, ...(key ? { auth: () => key } : {}) }) };
+  return parsed.href.replace(/\/+$/, '');
+}
+
+/**
+ * A client for the archive at `url`. The token, when given, goes out as `Authorization: Bearer` on
+ * every call: the spec declares the bearer scheme on every operation (optional on reads), since an
+ * archive with PUBLIC_READS=false wants it on reads too.
+ */
+export function connect(url: string, token: string | undefined): Connection {
+  const baseUrl = archiveUrl(url);
+  const bearer = token?.trim() || undefined;
+  return { baseUrl, client: createClient({ baseUrl, ...(bearer ? { auth: () => bearer } : {}) }) };
 }
 
 /** The data of a successful answer; a clear CliError for an error answer or a failed connection. */

@@ -9,4 +9,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+// stdin through a getter: Node makes the stream when it is first asked for, and only login reads it.
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  get stdin() {
+    return process.stdin;
+  },
+});

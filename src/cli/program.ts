@@ -1,10 +1,14 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { connect, DEFAULT_URL } from './connection.js';
+import { archiveUrl, connect, DEFAULT_URL } from './connection.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { EXPORT_FORMATS, runExport } from './export-command.js';
 import type { ExportFilters } from './export-command.js';
+import type { Scope } from './generated/types.gen.js';
 import { runImport } from './import-command.js';
+import { runLogin, runLogout } from './login-command.js';
 import type { CliIo } from './progress.js';
+import { savedToken } from './saved-tokens.js';
+import { runTokenCreate, runTokenList, runTokenRevoke, SCOPES } from './token-command.js';
 
 type FilterKind = 'text' | 'integer' | 'number' | 'boolean';
 
@@ -69,16 +73,33 @@ function boolean(value: string): boolean {
 
 const PARSERS: Record<FilterKind, ((value: string) => unknown) | undefined> = { text: undefined, integer, number: decimal, boolean };
 
+/** `--scope`, given once per scope: each checked, gathered in order, each once. */
+function scope(value: string, previous: Scope[] = []): Scope[] {
+  if (!Object.hasOwn(SCOPES, value)) throw new InvalidArgumentError(`one of ${Object.keys(SCOPES).join(', ')}`);
+  return previous.includes(value as Scope) ? previous : [...previous, value as Scope];
+}
+
+/** An instant as ISO 8601 writes it (2027-06-01T00:00:00Z); the archive checks it strictly and refuses one in the past. */
+function isoInstant(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}(T\S+)?$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError('an ISO 8601 instant, e.g. 2027-06-01T00:00:00Z');
+  return value;
+}
+
 const EXIT_HELP = `
 Environment:
   TABULA_URL       the archive's address when --url is not given (default ${DEFAULT_URL})
-  TABULA_API_KEY   the API key sent as Authorization: Bearer (imports need it when the archive sets API_KEYS)
+  TABULA_TOKEN     the token sent as Authorization: Bearer: writes need one holding their scope (when the
+                   archive sets API_KEYS), token commands an admin's, reads any (when PUBLIC_READS=false)
+  TABULA_API_KEY   its old name, read when TABULA_TOKEN is not set; with neither, the token
+                   \`tabula login\` saved for the archive's URL is sent
+  TABULA_CONFIG    the file login saves tokens in (default $XDG_CONFIG_HOME/tabula/config.json,
+                   else ~/.config/tabula/config.json)
 
 Exit status:
   ${EXIT.ok}  done, nothing refused
   ${EXIT.refused}  done, but the archive refused one or more files (listed in the summary)
-  ${EXIT.usage}  bad command line or input path
-  ${EXIT.server}  the archive answered with an error that stopped the command, or an import failed
+  ${EXIT.usage}  bad command line, input path or config file
+  ${EXIT.server}  the archive answered with an error that stopped the command (a refused token too), or an import failed
   ${EXIT.network}  the archive could not be reached`;
 
 /**
@@ -88,7 +109,7 @@ Exit status:
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let status: number = EXIT.ok;
   const program = new Command('tabula')
-    .description('Import game files into a Tabula archive and export games from it, over its HTTP API.')
+    .description('Import game files into a Tabula archive, export games from it and manage its tokens, over its HTTP API.')
     .exitOverride()
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
     .showHelpAfterError('(add --help for usage)')
@@ -96,7 +117,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('-q, --quiet', 'no progress on stderr (the summary is still printed)')
     .addHelpText('after', EXIT_HELP);
 
-  const connection = () => connect(program.opts<{ url: string }>().url, io.env.TABULA_API_KEY);
+  const url = () => program.opts<{ url: string }>().url;
+  // The environment's token first (a script's, a CI job's), then the one saved by login: the config
+  // file is read only when neither is set, so a broken one stands in the way of nothing else.
+  const connection = async () => {
+    const baseUrl = archiveUrl(url());
+    const token = io.env.TABULA_TOKEN?.trim() || io.env.TABULA_API_KEY?.trim() || (await savedToken(io.env, baseUrl));
+    return connect(baseUrl, token);
+  };
   const quiet = () => program.opts<{ quiet?: boolean }>().quiet === true;
 
   program
@@ -112,7 +140,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .addOption(new Option('--poll <ms>', 'milliseconds between looks at an import in progress').argParser(positive).default(500).hideHelp())
     .addHelpText('after', '\nPrints a summary on stdout: files, games stored, duplicates (games the archive already had), refused files with their problem (code: detail).\nExits 1 when a file was refused.')
     .action(async (paths: string[], options: { concurrency: number; gameFormat?: string; poll: number; wait: number }) => {
-      status = await runImport(connection(), io, paths, { concurrency: options.concurrency, format: options.gameFormat, pollMs: options.poll, patienceMs: options.wait * 1000, quiet: quiet() });
+      status = await runImport(await connection(), io, paths, { concurrency: options.concurrency, format: options.gameFormat, pollMs: options.poll, patienceMs: options.wait * 1000, quiet: quiet() });
     });
 
   const exportCommand = program
@@ -133,7 +161,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   exportCommand.addHelpText('after', '\nFilters given with --resume are not sent again: the cursor the file keeps carries them.').action(async (options: Record<string, unknown>) => {
     const filters = Object.fromEntries(Object.keys(FILTERS).filter((name) => options[name] !== undefined).map((name) => [name, options[name]])) as ExportFilters;
-    status = await runExport(connection(), io, {
+    status = await runExport(await connection(), io, {
       output: options.output as string,
       format: options.format as string | undefined,
       filters,
@@ -145,6 +173,48 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       quiet: quiet(),
     });
   });
+
+  const token = program.command('token').description("Make, list and revoke the archive's tokens (needs an admin's token).");
+  token
+    .command('create')
+    .description('Make a token for an account (POST /tokens; the account is made when new). Prints its secret alone on stdout, what it is on stderr.')
+    .requiredOption('--account <name>', 'the account it acts for: lower-case letters, digits, ".", "_", "-"')
+    .requiredOption('--name <name>', 'what it is for, as its holder will know it ("uploader laptop")')
+    .requiredOption('--scope <scope>', `what it may do, once per scope: ${Object.entries(SCOPES).map(([name, help]) => `${name} (${help})`).join('; ')}`, scope)
+    .option('--expires <instant>', 'when it stops working, ISO 8601 (2027-06-01T00:00:00Z); never when not given', isoInstant)
+    .addHelpText('after', '\nThe secret is shown this once: TOKEN=$(tabula token create …) keeps it.')
+    .action(async (options: { account: string; name: string; scope: Scope[]; expires?: string }) => {
+      status = await runTokenCreate(await connection(), io, { account: options.account, name: options.name, scopes: options.scope, expires: options.expires });
+    });
+  token
+    .command('list')
+    .description('The tokens not revoked (GET /tokens), never their secrets: id, account, name, scopes, created, expires, last used.')
+    .option('--json', 'print the JSON the archive answered instead of a table')
+    .action(async (options: { json?: boolean }) => {
+      status = await runTokenList(await connection(), io, { json: options.json === true });
+    });
+  token
+    .command('revoke')
+    .description('Revoke a token (DELETE /tokens/{id}): requests with it are refused from then on.')
+    .argument('<id>', "the token's id (tabula token list)", positive)
+    .action(async (id: number) => {
+      status = await runTokenRevoke(await connection(), io, id);
+    });
+
+  program
+    .command('login')
+    .description("Check a token with the archive and save it for the archive's URL, for the commands that follow (0600 file: TABULA_CONFIG).")
+    .option('--token <token>', 'the token; others may see it in the process list: given none, login reads one line of standard input (not shown as it is typed)')
+    .addHelpText('after', '\nTABULA_TOKEN and TABULA_API_KEY, when set, are sent rather than the saved token.')
+    .action(async (options: { token?: string }) => {
+      status = await runLogin(url(), io, options.token);
+    });
+  program
+    .command('logout')
+    .description("Forget the token saved for the archive's URL (the token works on until it is revoked).")
+    .action(async () => {
+      status = await runLogout(url(), io);
+    });
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

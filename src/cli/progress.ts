@@ -5,6 +5,8 @@ export interface CliIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where `tabula login` reads a token from when not given one; absent, it must be given. */
+  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
 }
 
 /** How a phase counts: files, or bytes sent or received (a bar with ETA when the total is known). */

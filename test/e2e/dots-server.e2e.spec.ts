@@ -36,6 +36,7 @@ interface ArchivedGame {
   publisher: string;
   version: string;
   result: string | null;
+  owner: string | null;
   players: { name: string; externalId: string; outcome: string; points: number }[];
   verdict: { legal: boolean; consistent: boolean };
 }
@@ -170,6 +171,10 @@ describe('the Dots server over TCP', () => {
 
     const [game] = await archivedGamesOf(archive, 'game-ann');
     expect([game.publisher, game.version]).toEqual(['Dots server', 'transcript']);
+    // The Dots server's games are its account's, in the audit trail as it archives them.
+    expect(game.owner).toBe('dots-server');
+    const audit = (await (await fetch(`${archive.baseUrl}/audit?action=game.archive`)).json()) as { items: { account: string; target: string; status: number }[] };
+    expect(audit.items).toContainEqual(expect.objectContaining({ account: 'dots-server', target: String(game.id), status: 201 }));
     expect(game.verdict).toMatchObject({ legal: true, consistent: true });
     expect(game.result).toBe('game-ann was the last player left; game-ann wins 1:0');
     expect(game.players.map((p) => [p.name, p.externalId, p.outcome, p.points])).toEqual([

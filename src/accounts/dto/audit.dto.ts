@@ -36,7 +36,7 @@ export class AuditQuery {
   /** The `next` of the previous page (with the same filters). */
   @IsOptional()
   @IsString()
-  @Matches(/^[1-9]\d{0,18}$/, { message: 'cursor must be the next of a previous page' })
+  @Matches(/^[1-9]\d{0,17}$/, { message: 'cursor must be the next of a previous page' })
   cursor?: string;
 }
 

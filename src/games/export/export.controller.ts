@@ -72,8 +72,7 @@ export class ExportController {
     description:
       `The body names up to ${MAX_EXPORT_IDS} ids; games are written in that order, each once. An id naming no game does not ` +
       'fail the export: NDJSON and the manifest list it as missing, a collection\'s note names it. The forms are those of ' +
-      '`GET /games/export`; `family` is needed for a collection and allowed only there. Public like every read: no API key.',
-    security: [],
+      '`GET /games/export`; `family` is needed for a collection and allowed only there. A read like the others: public unless PUBLIC_READS=false.',
   })
   @ApiBody({ type: ExportSelectionDto })
   @ApiResponse({ status: 400, description: 'The body is not JSON, or not `{ "ids": [1 to 10,000 positive integers], "family"? }`; a collection without `family`.', content: problem })
