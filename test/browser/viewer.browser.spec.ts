@@ -324,7 +324,7 @@ describeIfThere('the web viewer in Chromium', chromiumThere, () => {
   });
 });
 
-describeIfThere('the web viewer uploading to an archive that wants a key', chromiumThere, () => {
+describeIfThere('the web viewer uploading to an archive that wants a token', chromiumThere, () => {
   let archive: TestArchive;
   let browser: Browser;
   let page: Page;
@@ -342,23 +342,25 @@ describeIfThere('the web viewer uploading to an archive that wants a key', chrom
     await archive?.close();
   });
 
-  it("shows the archive's refusal without a key, and uploads with the key it keeps", async () => {
+  it("shows the archive's refusal without a token, and uploads with the token it keeps for the tab", async () => {
     await page.goto(`${archive.baseUrl}/#/upload`);
     const file = fixturePath('fixtures/gofans-examples/ex_2.1.xml');
     await page.locator('input[type="file"]').setInputFiles(file);
     // The problem's detail, as the archive words it.
-    await expect(page.locator('.uploaded .problem').innerText()).resolves.toContain('needs an API key');
+    await expect(page.locator('.uploaded .problem').innerText()).resolves.toContain('needs a token with the scope games:write');
 
-    // The key field has opened by itself.
-    await page.getByLabel(/^Key/).fill('viewer-test-key');
+    // The token form has opened by itself; a key of API_KEYS is a token too.
+    await page.getByLabel('Token', { exact: true }).fill('viewer-test-key');
+    await page.getByRole('button', { name: 'Use token' }).click();
     await page.locator('input[type="file"]').setInputFiles(file);
     await page.locator('.uploaded a').first().waitFor();
     const id = Number((await page.locator('.uploaded a').first().getAttribute('href'))!.replace('#/games/', ''));
     expect((await fetch(`${archive.baseUrl}/games/${id}`)).status).toBe(200);
 
-    // Kept in this browser: a new visit finds it in the field.
+    // Kept for this tab, in sessionStorage and nowhere else: a reload still has it.
     await page.reload();
-    await expect(page.getByLabel(/^Key/).inputValue()).resolves.toBe('viewer-test-key');
+    await expect(page.locator('.upload').innerText()).resolves.toContain('Uploads are sent with the token kept for this tab');
+    expect(await page.evaluate(() => [sessionStorage.getItem('tabula.token'), localStorage.length])).toEqual(['viewer-test-key', 0]);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,38 +1,24 @@
 /**
  * The viewer's one way to the archive: the client generated from openapi/openapi.json, pointed at
- * the origin that served the page, with the API key (when the user gave one) for the writes that
- * need it.
+ * the origin that served the page. Every request it makes passes through credentials.ts, which
+ * puts the token held for this tab on it when it goes to that origin (and only then), and every
+ * 401 answer is told to the page, which asks for a token.
  */
 import { client } from './generated/client.gen';
 import type { ProblemDetailsDto } from './generated/types.gen';
-
-const KEY_STORAGE = 'tabula.apiKey';
-
-export function apiKey(): string {
-  try {
-    return localStorage.getItem(KEY_STORAGE) ?? '';
-  } catch {
-    // Storage refused (private modes, blocked cookies): the key lives as long as the page.
-    return memoryKey;
-  }
-}
-
-let memoryKey = '';
-
-export function setApiKey(key: string): void {
-  memoryKey = key.trim();
-  try {
-    if (memoryKey) localStorage.setItem(KEY_STORAGE, memoryKey);
-    else localStorage.removeItem(KEY_STORAGE);
-  } catch {
-    // Kept in memory only.
-  }
-}
+import { noteAnswer, withToken } from './credentials';
 
 client.setConfig({
   baseUrl: location.origin,
-  // Called only for operations the spec marks as needing the key (uploads, deletes).
-  auth: () => apiKey() || undefined,
+  // No `auth` callback, which would put the token on whatever URL an operation is sent to: the
+  // request interceptor below decides by the request's origin instead.
+  // The archive's routes answer without redirects; one would take the request (and its token) elsewhere.
+  redirect: 'error',
+});
+client.interceptors.request.use((request) => withToken(request));
+client.interceptors.response.use(async (response, request) => {
+  await noteAnswer(request, response);
+  return response;
 });
 
 /** What a failed call says: the problem's `detail`, or the best the answer gives. */

@@ -11,6 +11,7 @@ import { familyName } from './search';
 import { Explorer } from './explorer';
 import { positionsHashOfGame } from './positions';
 import { Relatives } from './relatives';
+import { ArchiveImage, attachmentName, downloadWithToken, saveBlob } from './token';
 import type { GoPlyDetails } from '../../src/formats/families/go/ply-details.js';
 
 export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
@@ -48,6 +49,15 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
         Game {game.id} · {familyName(game.family)}
         {game.publisher ? ` · ${game.publisher} ${game.version ?? ''}` : ''}
         {game.result ? ` · ${game.result}` : ''}
+      </p>
+      <p class="owner">
+        {game.owner === null ? (
+          'no owner'
+        ) : (
+          <>
+            Owner: <a href={`#/?owner=${encodeURIComponent(game.owner)}`}>{game.owner}</a>
+          </>
+        )}
       </p>
       {error && (
         <p class="problem" role="alert">
@@ -106,7 +116,7 @@ function Stepper({ game, plies, ply, setPly }: { game: GameDto; plies: PlyDto[];
   return (
     <>
       <figure class="board">
-        <img
+        <ArchiveImage
           src={boardUrl(game.id, { ply, size: 480 })}
           width={480}
           alt={`Board of game ${game.id} after ply ${ply} of ${last}${current ? `, last move ${current.move}` : ''}`}
@@ -299,13 +309,12 @@ function Downloads({ game }: { game: GameDto }) {
     const { data, error, response } = await exportGame({ path: { id: game.id }, query: { format: name }, parseAs: 'blob' });
     setBusy('');
     if (!(data instanceof Blob)) return setError(`${format.title}: ${problemText(error, response)}`);
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(data);
-    link.download = attachmentName(response.headers.get('content-disposition')) ?? `game-${game.id}${format.extensions[0] ?? ''}`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    saveBlob(data, attachmentName(response.headers.get('content-disposition')) ?? `game-${game.id}${format.extensions[0] ?? ''}`);
+  };
+  // With a token, the links' downloads are fetched with it (a plain link would send none).
+  const fetched = (path: string, name: string) => (event: MouseEvent) => {
+    setError('');
+    downloadWithToken(event, path, name).then((problem) => problem && setError(problem));
   };
 
   return (
@@ -313,14 +322,14 @@ function Downloads({ game }: { game: GameDto }) {
       <h2>Download</h2>
       <ul class="downloads">
         <li>
-          <a href={`/games/${game.id}/raw`} download>
+          <a href={`/games/${game.id}/raw`} download onClick={fetched(`/games/${game.id}/raw`, game.filename ?? `game-${game.id}`)}>
             The file as uploaded
           </a>{' '}
           <span class="muted">({game.size} bytes)</span>
         </li>
         {game.status === 'indexed' && (
           <li>
-            <a href={`/games/${game.id}/regenerated`} download>
+            <a href={`/games/${game.id}/regenerated`} download onClick={fetched(`/games/${game.id}/regenerated`, game.filename ?? `game-${game.id}`)}>
               Regenerated
             </a>{' '}
             <span class="muted">(cached results re-computed)</span>
@@ -342,18 +351,4 @@ function Downloads({ game }: { game: GameDto }) {
       )}
     </section>
   );
-}
-
-/** The file name of a `Content-Disposition: attachment` header (RFC 6266: `filename*` first). */
-function attachmentName(header: string | null): string | undefined {
-  if (!header) return undefined;
-  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
-  if (extended) {
-    try {
-      return decodeURIComponent(extended[1]);
-    } catch {
-      // Fall through to the plain form.
-    }
-  }
-  return /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? /filename\s*=\s*([^;]+)/i.exec(header)?.[1]?.trim();
 }

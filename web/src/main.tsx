@@ -5,11 +5,14 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './api';
+import { forgetToken, onRefusal } from './credentials';
+import type { Refusal } from './credentials';
 import { GamePage } from './game';
 import { PatternsPage } from './patterns';
 import { PlayerPage } from './player';
 import { PositionsPage } from './positions';
 import { SearchPage } from './search';
+import { TokenGate, useHeldToken } from './token';
 import { UploadPage } from './upload';
 import './style.css';
 
@@ -55,6 +58,16 @@ function App() {
     return () => removeEventListener('hashchange', follow);
   }, []);
   useEffect(() => window.scrollTo(0, 0), [route.page, route.id, route.key]);
+  // A read the archive refused for want of a (good) token: the page gives way to the token form.
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  useEffect(() => onRefusal((refused) => refused.read && setRefusal(refused)), []);
+  // Bumped when the token changes by the user's hand: the page is made again, asking the archive anew.
+  const [session, setSession] = useState(0);
+  const held = useHeldToken();
+  const restart = () => {
+    setRefusal(null);
+    setSession((n) => n + 1);
+  };
   return (
     <>
       <header class="top">
@@ -76,15 +89,28 @@ function App() {
           </a>
           <a href="/docs">API</a>
         </nav>
+        {held && (
+          <button
+            type="button"
+            class="sign-out"
+            onClick={() => {
+              forgetToken();
+              restart();
+            }}
+          >
+            Sign out
+          </button>
+        )}
       </header>
-      <main>
-        {route.page === 'search' && <SearchPage query={route.query} />}
-        {route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} />}
-        {route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
-        {route.page === 'patterns' && <PatternsPage query={route.query} />}
-        {route.page === 'positions' && <PositionsPage query={route.query} />}
-        {route.page === 'upload' && <UploadPage />}
-        {route.page === 'missing' && (
+      <main key={session}>
+        {refusal && <TokenGate refusal={refusal} onSaved={restart} />}
+        {!refusal && route.page === 'search' && <SearchPage query={route.query} />}
+        {!refusal && route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} />}
+        {!refusal && route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
+        {!refusal && route.page === 'patterns' && <PatternsPage query={route.query} />}
+        {!refusal && route.page === 'positions' && <PositionsPage query={route.query} />}
+        {!refusal && route.page === 'upload' && <UploadPage />}
+        {!refusal && route.page === 'missing' && (
           <p class="problem" role="alert">
             No such page in the viewer. <a href="#/">Search the games</a>.
           </p>

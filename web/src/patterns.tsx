@@ -14,6 +14,7 @@ import { gamesWithPattern } from './generated/sdk.gen';
 import type { PatternAnchor, PatternColors, PatternContinuationDto, PatternGameDto, PatternGamesPageDto } from './generated/types.gen';
 import { PagedResults, usePagedSearch } from './paged';
 import { familyName } from './search';
+import { ArchiveImage } from './token';
 
 type PatternFamily = 'go' | 'dots';
 type Cell = 'X' | 'O' | '.' | '*';
@@ -330,7 +331,7 @@ function PatternGame({ game }: { game: PatternGameDto }) {
   return (
     <li class="result">
       <a href={`#/games/${game.id}?ply=${game.ply}`} class="result-link">
-        <img
+        <ArchiveImage
           class="thumb pattern-thumb"
           src={boardUrl(game.id, { ply: game.ply, size: 144, coordinates: false, area: where })}
           width={144}

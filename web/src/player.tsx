@@ -4,6 +4,7 @@ import { boardUrl, problemText } from './api';
 import { getPlayer, getPlayerGames } from './generated/sdk.gen';
 import type { PlayerGameDto, PlayerRecordDto, PlayerStatisticsDto } from './generated/types.gen';
 import { familyName } from './search';
+import { ArchiveImage } from './token';
 
 const COLUMNS = ['played', 'won', 'lost', 'drawn', 'unfinished', 'unknown'] as const;
 
@@ -69,7 +70,7 @@ export function PlayerPage({ playerKey }: { playerKey: string }) {
         {games.map((game) => (
           <li class="result">
             <a class="result-link" href={`#/games/${game.gameId}`}>
-              <img class="thumb" src={boardUrl(game.gameId, { size: 96, coordinates: false })} width={96} height={96} loading="lazy" alt="" />
+              <ArchiveImage class="thumb" src={boardUrl(game.gameId, { size: 96, coordinates: false })} width={96} height={96} loading="lazy" alt="" />
               <span class="summary">
                 <strong>
                   Game {game.gameId} · {familyName(game.family)}

@@ -8,11 +8,12 @@ import { boardUrl, playersText } from './api';
 import { listFormats, searchGames } from './generated/sdk.gen';
 import type { FormatDto, GamePageDto, ListedGameDto, SearchGamesData } from './generated/types.gen';
 import { PagedResults, usePagedSearch } from './paged';
+import { ArchiveImage } from './token';
 
 type Query = NonNullable<SearchGamesData['query']>;
 
 /** The filters the form offers, in the API's own names. */
-const TEXT_FILTERS = ['player', 'winner', 'boardSize', 'playedFrom', 'playedTo'] as const;
+const TEXT_FILTERS = ['player', 'winner', 'owner', 'boardSize', 'playedFrom', 'playedTo'] as const;
 const CHOICE_FILTERS = ['family', 'status', 'consistent', 'unique', 'ending', 'sort'] as const;
 const FILTERS = [...TEXT_FILTERS, ...CHOICE_FILTERS, 'publisher', 'version'] as const;
 
@@ -75,6 +76,9 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
         </label>
         <label>
           Winner <input name="winner" type="search" defaultValue={value('winner')} placeholder="part of a name" autocomplete="off" />
+        </label>
+        <label>
+          Owner <input name="owner" type="search" defaultValue={value('owner')} placeholder="account, as club-a" autocomplete="off" />
         </label>
         <label>
           Game
@@ -186,7 +190,7 @@ export function GameItem({ game, at }: { game: Omit<ListedGameDto, 'copies' | 'c
     <li class="result">
       <a href={`#/games/${game.id}${at ? `?ply=${at.ply}` : ''}`} class="result-link">
         {game.status === 'indexed' ? (
-          <img class="thumb" src={boardUrl(game.id, { ply: at?.ply, size: 96, coordinates: false })} width={96} height={96} loading="lazy" alt="" />
+          <ArchiveImage class="thumb" src={boardUrl(game.id, { ply: at?.ply, size: 96, coordinates: false })} width={96} height={96} loading="lazy" alt="" />
         ) : (
           <span class="thumb none" aria-hidden="true">
             ?
@@ -204,6 +208,7 @@ export function GameItem({ game, at }: { game: Omit<ListedGameDto, 'copies' | 'c
             #{game.id}
             {played ? ` · played ${played}` : ''}
             {game.filename ? ` · ${game.filename}` : ''}
+            {game.owner ? ` · owner ${game.owner}` : ''}
             {game.status === 'stored' ? ' · stored, not indexed' : ''}
           </span>
           {(game.copyOf || (game.copies ?? 0) > 0) && (

@@ -1,12 +1,14 @@
 /**
  * Uploading: a file picker and a drop zone. Each file goes to POST /games as its raw bytes; a file
  * holding several games (an SGF collection, a PDN database), which that refuses with
- * `upload.collection`, goes to POST /uploads instead. The API key, when the archive asks for one,
- * is kept in this browser's localStorage and sent as a Bearer token.
+ * `upload.collection`, goes to POST /uploads instead. The token, when the archive asks for one, is
+ * the one held for this tab (credentials.ts), which the page asks for when an upload is refused for
+ * want of it.
  */
 import { useState } from 'preact/hooks';
-import { apiKey, problemText, setApiKey } from './api';
+import { problemText } from './api';
 import { uploadFile, uploadGame } from './generated/sdk.gen';
+import { TokenForm, useHeldToken } from './token';
 
 interface Outcome {
   readonly file: string;
@@ -26,19 +28,19 @@ export function UploadPage() {
 }
 
 export function UploadPanel() {
-  const [key, setKey] = useState(apiKey);
+  const held = useHeldToken();
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [busy, setBusy] = useState(false);
   const [over, setOver] = useState(false);
-  // The key field opens by itself when the archive asks for a key.
-  const [keyWanted, setKeyWanted] = useState(false);
+  // The token form opens by itself when the archive refuses an upload for its token (none, a bad one, one without the scope).
+  const [tokenWanted, setTokenWanted] = useState(false);
 
   const send = async (files: readonly File[]) => {
     if (files.length === 0) return;
     setBusy(true);
     for (const file of files) {
       const outcome = await uploadOne(file);
-      if (outcome.code?.startsWith('auth.')) setKeyWanted(true);
+      if (outcome.code?.startsWith('auth.')) setTokenWanted(true);
       setOutcomes((shown) => [outcome, ...shown]);
     }
     setBusy(false);
@@ -76,22 +78,15 @@ export function UploadPanel() {
         </label>
         {busy && <p aria-live="polite">Uploading…</p>}
       </div>
-      <details class="key" open={key !== '' || keyWanted}>
-        <summary>API key</summary>
-        <label>
-          Key <span class="muted">(only when the archive asks for one; kept in this browser)</span>
-          <input
-            type="password"
-            autocomplete="off"
-            value={key}
-            onInput={(event) => {
-              const value = (event.currentTarget as HTMLInputElement).value;
-              setKey(value);
-              setApiKey(value);
-            }}
-          />
-        </label>
-      </details>
+      {held && !tokenWanted ? (
+        <p class="muted">Uploads are sent with the token kept for this tab.</p>
+      ) : (
+        <details class="key" open={tokenWanted}>
+          <summary>Token</summary>
+          <p class="muted">Only when the archive asks for one: a token with the scope games:write.</p>
+          <TokenForm onSaved={() => setTokenWanted(false)} />
+        </details>
+      )}
       {outcomes.length > 0 && (
         <ul class="uploaded" aria-live="polite">
           {outcomes.map((outcome) => (
