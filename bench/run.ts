@@ -19,6 +19,7 @@ import { run as positions } from './positions.js';
 import { run as rss } from './rss.js';
 import { run as search } from './search.js';
 import { run as storage } from './storage.js';
+import { run as tokens } from './tokens.js';
 
 /**
  * Runs the benchmarks and prints their figures: `npm run bench [name…]` with names from the table
@@ -45,6 +46,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   load,
   migration,
   cluster,
+  tokens,
 };
 
 const wanted = process.argv.slice(2);
