@@ -1,13 +1,15 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { AppConfig } from '../common/config.js';
 import { systemClock } from './clock.js';
 import { DotsCluster } from './cluster.js';
 import { ConnectionBudget } from './connection-budget.js';
+import { DotsGuard } from './guard.js';
 import { DotsLobby } from './lobby.js';
 import { DotsServerStore } from './server-store.js';
-import { DotsTcpServer, TransportLimits } from './tcp-server.js';
+import { DotsTcpServer, TlsFiles, TransportLimits } from './tcp-server.js';
 import { DotsWebSocketBridge } from './ws-bridge.js';
 
 /**
@@ -20,8 +22,10 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
   readonly lobby: DotsLobby;
   readonly tcp: DotsTcpServer;
   private bridge: DotsWebSocketBridge | null = null;
-  /** DOTS_MAX_CONNECTIONS, over TCP and the WebSocket bridge together. */
+  /** DOTS_MAX_CONNECTIONS and DOTS_MAX_CONNECTIONS_PER_ADDRESS, over TCP and the WebSocket bridge together. */
   readonly connections: ConnectionBudget;
+  /** The password rule, REGs per address, the back-off of failed LOGs (in this node's memory). */
+  readonly guard: DotsGuard;
   private recovering: Promise<void> = Promise.resolve();
   /** Cluster: the heartbeat and the look for dead nodes, every third of DOTS_NODE_LEASE_MS. */
   private ticker: NodeJS.Timeout | null = null;
@@ -34,10 +38,21 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly cluster: DotsCluster,
   ) {
     const log = (message: string, error?: unknown) => this.logger.error(`${message}: ${(error as Error | undefined)?.message ?? ''}`);
-    this.lobby = new DotsLobby(store, systemClock, log, cluster.enabled ? cluster : null);
+    this.guard = new DotsGuard(
+      {
+        minPassword: config.DOTS_MIN_PASSWORD,
+        backoffMs: config.DOTS_LOGIN_BACKOFF_MS,
+        backoffMaxMs: config.DOTS_LOGIN_BACKOFF_MAX_MS,
+        failureMemoryMs: config.DOTS_LOGIN_FAILURE_MEMORY_MS,
+        registrationsPerAddress: config.DOTS_REGISTRATIONS_PER_ADDRESS,
+        registrationWindowMs: config.DOTS_REGISTRATION_WINDOW_MS,
+      },
+      systemClock,
+    );
+    this.lobby = new DotsLobby(store, systemClock, log, cluster.enabled ? cluster : null, this.guard);
     cluster.serve(this.lobby);
-    this.connections = new ConnectionBudget(config.DOTS_MAX_CONNECTIONS);
-    this.tcp = new DotsTcpServer(this.lobby, this.limits, this.connections);
+    this.connections = new ConnectionBudget(config.DOTS_MAX_CONNECTIONS, config.DOTS_MAX_CONNECTIONS_PER_ADDRESS);
+    this.tcp = new DotsTcpServer(this.lobby, this.limits, this.connections, this.tlsFiles());
   }
 
   get limits(): TransportLimits {
@@ -45,7 +60,14 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
       maxLine: this.config.DOTS_MAX_LINE,
       idleTimeoutMs: this.config.DOTS_IDLE_TIMEOUT_MS,
       maxPendingBytes: this.config.DOTS_MAX_PENDING_BYTES,
+      loginTimeoutMs: this.config.DOTS_LOGIN_TIMEOUT_MS,
     };
+  }
+
+  /** DOTS_TLS_CERT and DOTS_TLS_KEY, read at start (a file that cannot be read stops it); null: plain TCP. */
+  private tlsFiles(): TlsFiles | null {
+    if (this.config.DOTS_TLS_CERT === '' || this.config.DOTS_TLS_KEY === '') return null;
+    return { cert: readFileSync(this.config.DOTS_TLS_CERT), key: readFileSync(this.config.DOTS_TLS_KEY) };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -54,12 +76,15 @@ export class DotsServer implements OnApplicationBootstrap, BeforeApplicationShut
     else this.recovering = this.store.recover().catch((error: unknown) => this.logger.error(`ending interrupted Dots games failed: ${(error as Error).message}`));
     const server = this.http.httpAdapter?.getHttpServer() as Server | undefined;
     if (this.config.DOTS_WS_PATH !== 'off' && server !== undefined) {
-      this.bridge = new DotsWebSocketBridge(this.lobby, this.limits, this.config.DOTS_WS_PATH, this.connections);
+      this.bridge = new DotsWebSocketBridge(this.lobby, this.limits, this.config.DOTS_WS_PATH, this.connections, {
+        origins: this.config.dotsWsOrigins,
+        trustProxyHops: this.config.TRUST_PROXY_HOPS,
+      });
       this.bridge.attach(server);
     }
     if (this.config.DOTS_PORT === 0) return;
     const port = await this.listen(this.config.DOTS_PORT, this.config.DOTS_HOST);
-    this.logger.log(`Dots server listening on ${this.config.DOTS_HOST}:${port}`);
+    this.logger.log(`Dots server listening on ${this.config.DOTS_HOST}:${port}${this.tcp.secure ? ' (TLS)' : ''}`);
   }
 
   /** Starts the TCP listener; resolves with the port bound. */

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
 import type { PlayerOutcome } from '../formats/plugin.js';
+import { loginKey } from './login-key.js';
 import type { GameOptions } from './protocol.js';
 import type { SavedGame } from './store.js';
 
@@ -62,12 +63,32 @@ interface RawGameRow {
 export class DotsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** False when the login is taken. */
+  /**
+   * False when the login is taken, or its key (login-key.ts: what a reader could take it for) is
+   * another account's: either unique index refuses the row.
+   */
   @GenerateSql({ params: ['bob', 'scrypt$example$hash'] })
   async insertAccount(login: string, passwordHash: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO dots_accounts (login, password_hash) VALUES ($1, $2) ON CONFLICT (login) DO NOTHING RETURNING login`,
-      [login, passwordHash],
+      `INSERT INTO dots_accounts (login, login_key, password_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING login`,
+      [login, loginKey(login), passwordHash],
+    );
+    return rows.length === 1;
+  }
+
+  /** Whether an account has the login or its key (so that REG makes no hash for a taken one). */
+  @GenerateSql({ params: ['Bob'] })
+  async loginTaken(login: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM dots_accounts WHERE login = $1 OR login_key = $2 LIMIT 1`, [login, loginKey(login)]);
+    return rows.length > 0;
+  }
+
+  /** A stronger hash of the same password, written only if the account still has the hash it replaces (false otherwise). */
+  @GenerateSql({ params: [EXAMPLE.login, 'scrypt$16384$example$hash', 'scrypt$131072$example$hash'] })
+  async replacePasswordHash(login: string, before: string, after: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH replaced AS (UPDATE dots_accounts SET password_hash = $3 WHERE login = $1 AND password_hash = $2 RETURNING login) SELECT login FROM replaced`,
+      [login, before, after],
     );
     return rows.length === 1;
   }

@@ -3,6 +3,7 @@ import type { DotsEnd } from '../rules/dots/index.js';
 import { writeTranscript } from '../formats/families/dots/transcript.js';
 import type { EndReason, StopReason, TranscriptEvent } from '../formats/families/dots/transcript.js';
 import type { Clock, Timer } from './clock.js';
+import type { DotsGuard, LoginOutcome } from './guard.js';
 import { AnswerCode, BadRequest, DotsRequest, GameOptions, formatAnswer } from './protocol.js';
 import type { DotsStore, SavedGame } from './store.js';
 
@@ -19,6 +20,8 @@ export interface Session {
   login: string | null;
   /** For a player connected to another node of the cluster: that node (its requests come from there). */
   readonly via?: string;
+  /** The client's address (what the guard's per-address limits count by); '' when unknown. */
+  readonly address: string;
 }
 
 /** A game as GLS lists it. */
@@ -139,10 +142,12 @@ export class DotsLobby {
     private readonly clock: Clock,
     private readonly log: LobbyLog = () => undefined,
     private readonly peers: LobbyPeers | null = null,
+    /** The password rule, REGs per address and the back-off of failed LOGs (guard.ts); null: none (tests). */
+    private readonly guard: DotsGuard | null = null,
   ) {}
 
-  open(client: DotsClient, via?: string): Session {
-    return { id: this.nextSession++, client, login: null, via };
+  open(client: DotsClient, via?: string, address = ''): Session {
+    return { id: this.nextSession++, client, login: null, via, address };
   }
 
   /** Answers a request line that could not be read (401). */
@@ -319,7 +324,7 @@ export class DotsLobby {
 
   /** LOG once the request is read: the password, the claim of the login (cluster), the takeover, the state of its game. */
   private async logIn(session: Session, login: string, password: string, send: (code: AnswerCode, description?: string) => void): Promise<void> {
-    if (!(await this.store.verify(login, password))) return send(403, 'wrong_login_or_password');
+    if (!(await this.passwordChecked(session, login, password, send))) return;
     if (session.login === login) return send(200);
     if (this.peers !== null && !(await this.peers.claim(login))) return send(401, 'not_now the login is live on another node');
     this.takeOver(session, login);
@@ -406,12 +411,47 @@ export class DotsLobby {
     if (holder === undefined || holder.via !== undefined) this.peers.release(login);
   }
 
+  /**
+   * LOG's password check, within the guard's back-off: false once refused (403 `slow_down` while
+   * the login or the address must wait, 403 `wrong_login_or_password`).
+   */
+  private async passwordChecked(session: Session, login: string, password: string, send: (code: AnswerCode, description?: string) => void): Promise<boolean> {
+    if (this.guard === null) {
+      if (await this.store.verify(login, password)) return true;
+      send(403, 'wrong_login_or_password');
+      return false;
+    }
+    const gate = this.guard.beginLogin(login, session.address);
+    if (gate.ticket === undefined) {
+      send(403, `slow_down retry in ${Math.ceil(gate.waitMs)} ms`);
+      return false;
+    }
+    let outcome: LoginOutcome = 'unknown';
+    try {
+      outcome = (await this.store.verify(login, password)) ? 'succeeded' : 'failed';
+    } finally {
+      // A store that failed (402) told nothing of the password: 'unknown' only takes the LOG's count back.
+      this.guard.endLogin(gate.ticket, outcome);
+    }
+    if (outcome === 'failed') send(403, 'wrong_login_or_password');
+    return outcome === 'succeeded';
+  }
+
+  /** REG: the password rule and the address's REGs (401), then the store (400 when the login, or one it could be taken for, exists). */
+  private async register(session: Session, login: string, password: string, send: (code: AnswerCode, description?: string) => void): Promise<void> {
+    if (this.guard !== null) {
+      const problem = this.guard.passwordProblem(password);
+      if (problem !== null) return send(401, `bad_parameter ${problem}`);
+      const waitMs = this.guard.registration(session.address);
+      if (waitMs > 0) return send(401, `slow_down retry in ${Math.ceil(waitMs)} ms`);
+    }
+    const created = await this.store.register(login, password);
+    return created ? send(200) : send(400, 'login_taken');
+  }
+
   private async dispatch(session: Session, request: DotsRequest): Promise<void> {
     const send = (code: AnswerCode, description?: string, body?: readonly string[]): void => session.client.send(formatAnswer(code, description, body));
-    if (request.code === 'REG') {
-      const created = await this.store.register(request.login, request.password);
-      return created ? send(200) : send(400, 'login_taken');
-    }
+    if (request.code === 'REG') return this.register(session, request.login, request.password, send);
     if (request.code === 'LOG') {
       if (session.login !== null && session.login !== request.login) return send(401, 'not_now log out (LGT) first');
       if (this.peers === null) return this.logIn(session, request.login, request.password, send);

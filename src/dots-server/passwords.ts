@@ -35,3 +35,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const key = await derive(password, salt, cost, blockSize, parallel);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+/**
+ * Whether a stored hash is weaker than new hashes of `cost` are (a lower N or block size, or another
+ * form): made again at the account's next successful login.
+ */
+export function needsRehash(stored: string, cost: number): boolean {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return true;
+  const [storedCost, blockSize] = parts.slice(1, 3).map(Number);
+  return !(storedCost >= cost) || !(blockSize >= BLOCK_SIZE);
+}

@@ -34,9 +34,24 @@ export type AnswerCode = keyof typeof ANSWERS;
  * - `bad_parameter`: a parameter is missing, extra, malformed or out of range (`login`, `field`…);
  * - `not_now`: a valid request the player's state does not allow (NEW or JOI while in a game,
  *   LOG as another login without LGT, SRD before the game has started);
- * - `idle_timeout`: no valid request for DOTS_IDLE_TIMEOUT_MS outside a game; the connection closes.
+ * - `idle_timeout`: no valid request for DOTS_IDLE_TIMEOUT_MS outside a game; the connection closes;
+ * - `login_timeout`: not logged in within DOTS_LOGIN_TIMEOUT_MS; the connection closes;
+ * - `slow_down`: a REG past DOTS_REGISTRATIONS_PER_ADDRESS (a LOG sent during its back-off is
+ *   answered `403 slow_down`), with the wait: `retry in N ms`;
+ * - `too_many_connections`: the address has DOTS_MAX_CONNECTIONS_PER_ADDRESS open; the connection closes.
  */
-export const BAD_REQUEST_REASONS = ['line_too_long', 'not_text', 'bad_framing', 'unknown_command', 'bad_parameter', 'not_now', 'idle_timeout'] as const;
+export const BAD_REQUEST_REASONS = [
+  'line_too_long',
+  'not_text',
+  'bad_framing',
+  'unknown_command',
+  'bad_parameter',
+  'not_now',
+  'idle_timeout',
+  'login_timeout',
+  'slow_down',
+  'too_many_connections',
+] as const;
 export type BadRequestReason = (typeof BAD_REQUEST_REASONS)[number];
 
 /** The field sizes a new game may ask for (the rules engine's own bounds are wider). */

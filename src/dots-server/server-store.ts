@@ -8,7 +8,7 @@ import { DOTS_SERVER_ACCOUNT } from '../accounts/scopes.js';
 import { DotsCluster } from './cluster.js';
 import { DotsRepository } from './dots.repository.js';
 import type { DotsGameRow } from './dots.repository.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import type { GameOptions } from './protocol.js';
 import type { DotsStore, PlayerStatistics, SavedGame } from './store.js';
 
@@ -38,11 +38,13 @@ export class DotsServerStore implements DotsStore {
     return this.cluster.enabled ? this.cluster.node : null;
   }
 
+  /** False when the login is taken, or one it could be taken for (the same key, login-key.ts). */
   async register(login: string, password: string): Promise<boolean> {
-    if ((await this.repository.account(login)) !== undefined) return false;
+    if (await this.repository.loginTaken(login)) return false;
     return this.repository.insertAccount(login, await hashPassword(password, this.config.DOTS_SCRYPT_COST));
   }
 
+  /** Whether the password is the login's; a hash weaker than DOTS_SCRYPT_COST is then made again. */
   async verify(login: string, password: string): Promise<boolean> {
     const account = await this.repository.account(login);
     if (account === undefined) {
@@ -50,7 +52,16 @@ export class DotsServerStore implements DotsStore {
       await verifyPassword(password, await this.decoy);
       return false;
     }
-    return verifyPassword(password, account.passwordHash);
+    if (!(await verifyPassword(password, account.passwordHash))) return false;
+    if (needsRehash(account.passwordHash, this.config.DOTS_SCRYPT_COST)) {
+      try {
+        await this.repository.replacePasswordHash(login, account.passwordHash, await hashPassword(password, this.config.DOTS_SCRYPT_COST));
+      } catch (error) {
+        // The login stands; the hash is made again at the next one.
+        this.logger.error(`the password hash of Dots account ${login} could not be made again: ${(error as Error).message}`);
+      }
+    }
+    return true;
   }
 
   createGame(options: GameOptions, creator: string): Promise<number> {

@@ -1,5 +1,8 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createSecureContext, TLSSocket } from 'node:tls';
+import type { SecureContext } from 'node:tls';
+import { Clock, systemClock, Timer } from './clock.js';
 import type { ConnectionBudget } from './connection-budget.js';
 import type { DotsLobby, Session } from './lobby.js';
 import { BadRequest, FramerEvent, RequestFramer } from './protocol.js';
@@ -11,6 +14,14 @@ export interface TransportLimits {
   readonly idleTimeoutMs: number;
   /** Output not yet taken by the client plus requests waiting for their answer, in bytes. */
   readonly maxPendingBytes: number;
+  /** A connection not logged in for this long (from its start or its LGT) is closed; unset: never. */
+  readonly loginTimeoutMs?: number;
+}
+
+/** The certificate and key the TCP protocol is served with over TLS (DOTS_TLS_CERT, DOTS_TLS_KEY: PEM). */
+export interface TlsFiles {
+  readonly cert: Buffer;
+  readonly key: Buffer;
 }
 
 /**
@@ -25,16 +36,22 @@ export class DotsConnection {
   private busy = false;
   private closed = false;
   private idle: NodeJS.Timeout | null = null;
+  /** Runs out unless the connection logs in (limits.loginTimeoutMs), on the injected clock. */
+  private loginTimer: Timer | null = null;
   readonly session: Session;
 
   constructor(
     private readonly lobby: DotsLobby,
     private readonly limits: TransportLimits,
     private readonly io: { write(text: string): void; end(): void; destroy(): void; readonly pendingBytes: number },
+    /** The client's address, for the per-address limits. */
+    address = '',
+    private readonly clock: Clock = systemClock,
   ) {
     this.framer = new RequestFramer(limits.maxLine);
-    this.session = lobby.open({ send: (text) => this.send(text), close: () => this.end() });
+    this.session = lobby.open({ send: (text) => this.send(text), close: () => this.end() }, undefined, address);
     this.armIdle();
+    this.watchLogin();
   }
 
   /** Bytes from the client. */
@@ -53,6 +70,8 @@ export class DotsConnection {
     if (this.closed) return;
     this.closed = true;
     if (this.idle !== null) clearTimeout(this.idle);
+    this.loginTimer?.cancel();
+    this.loginTimer = null;
     this.lobby.close(this.session);
   }
 
@@ -76,6 +95,7 @@ export class DotsConnection {
         }
         this.armIdle();
         await this.lobby.handle(this.session, event.request);
+        this.watchLogin();
       }
     } finally {
       this.busy = false;
@@ -94,6 +114,27 @@ export class DotsConnection {
     this.idle.unref();
   }
 
+  /**
+   * While the connection is not logged in, a timer of limits.loginTimeoutMs runs (started when it
+   * opens, or when it logs out); when it runs out, `401 login_timeout` and the connection is closed.
+   */
+  private watchLogin(): void {
+    const timeout = this.limits.loginTimeoutMs;
+    if (timeout === undefined || this.closed) return;
+    if (this.session.login !== null) {
+      this.loginTimer?.cancel();
+      this.loginTimer = null;
+      return;
+    }
+    this.loginTimer ??= this.clock.schedule(timeout, () => {
+      this.loginTimer = null;
+      if (this.closed) return;
+      if (this.session.login !== null) return;
+      this.send(new BadRequest('login_timeout', `not logged in within ${timeout} ms`).answer());
+      this.end();
+    });
+  }
+
   private end(): void {
     if (this.closed) return;
     this.gone();
@@ -107,17 +148,31 @@ export class DotsConnection {
   }
 }
 
-/** The Dots protocol over TCP (node:net): a connection is one client, the design's IP:PORT. */
+/**
+ * The Dots protocol over TCP (node:net): a connection is one client, the design's IP:PORT. With
+ * `tls`, every connection is TLS (node:tls over the accepted socket: the connection takes its place
+ * in the budget before its handshake, and the login timeout closes one whose handshake never ends).
+ */
 export class DotsTcpServer {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private readonly secureContext: SecureContext | null;
 
   constructor(
     private readonly lobby: DotsLobby,
     private readonly limits: TransportLimits,
-    /** Shared with the WebSocket bridge: DOTS_MAX_CONNECTIONS counts both. */
+    /** Shared with the WebSocket bridge: DOTS_MAX_CONNECTIONS (and the per-address cap) counts both. */
     private readonly budget: ConnectionBudget,
-  ) {}
+    tls: TlsFiles | null = null,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.secureContext = tls === null ? null : createSecureContext({ cert: tls.cert, key: tls.key });
+  }
+
+  /** Whether connections are served over TLS. */
+  get secure(): boolean {
+    return this.secureContext !== null;
+  }
 
   /** Listens; resolves with the port bound (useful with port 0). */
   listen(port: number, host: string): Promise<number> {
@@ -143,24 +198,48 @@ export class DotsTcpServer {
   }
 
   private accept(socket: Socket): void {
-    if (!this.budget.take()) {
-      socket.destroy();
-      return;
-    }
-    socket.once('close', () => this.budget.release());
-    this.sockets.add(socket);
-    socket.setNoDelay(true);
-    const connection = new DotsConnection(this.lobby, this.limits, {
-      write: (text) => void socket.write(text),
-      end: () => void socket.end(),
-      destroy: () => void socket.destroy(),
-      get pendingBytes() {
-        return socket.writableLength;
-      },
-    });
-    socket.on('data', (chunk: Buffer) => connection.receive(chunk));
+    const address = socket.remoteAddress ?? '';
     // A reset or a write to a closed peer is only the client leaving.
     socket.on('error', () => undefined);
+    const refused = this.budget.take(address);
+    if (refused !== null) {
+      // Every place taken: closed at once, as cheaply as can be. The address's places taken: told why
+      // (in clear text only; a TLS client would need a handshake first).
+      if (refused === 'address' && this.secureContext === null) {
+        socket.end(new BadRequest('too_many_connections', `at most ${this.budget.maxPerAddress} open from one address`).answer());
+        socket.setTimeout(5000, () => socket.destroy());
+      } else {
+        socket.destroy();
+      }
+      return;
+    }
+    socket.once('close', () => this.budget.release(address));
+    this.sockets.add(socket);
+    socket.setNoDelay(true);
+    const stream: Socket = this.secureContext === null ? socket : new TLSSocket(socket, { isServer: true, secureContext: this.secureContext });
+    let secured = this.secureContext === null;
+    if (!secured) stream.once('secure', () => void (secured = true));
+    const connection = new DotsConnection(
+      this.lobby,
+      this.limits,
+      {
+        write: (text) => void stream.write(text),
+        // Before its handshake, a TLS connection has nothing to end cleanly.
+        end: () => void (secured ? stream.end() : stream.destroy()),
+        destroy: () => void stream.destroy(),
+        get pendingBytes() {
+          return stream.writableLength;
+        },
+      },
+      address,
+      this.clock,
+    );
+    if (stream !== socket) {
+      // A failed handshake, or a reset: the connection is gone.
+      stream.on('error', () => socket.destroy());
+      stream.on('close', () => socket.destroy());
+    }
+    stream.on('data', (chunk: Buffer) => connection.receive(chunk));
     socket.on('close', () => {
       this.sockets.delete(socket);
       connection.gone();

@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from '../../src/dots-server/passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from '../../src/dots-server/passwords.js';
 
 describe('account passwords', () => {
   it('are kept as salted scrypt hashes that carry their cost', async () => {
@@ -19,5 +19,16 @@ describe('account passwords', () => {
 
   it('read a hash made with another cost', async () => {
     expect(await verifyPassword('pw', await hashPassword('pw', 2048))).toBe(true);
+  });
+});
+
+describe('a stored hash', () => {
+  it('is made again when its cost is under DOTS_SCRYPT_COST, not when it is at or over it', async () => {
+    const old = await hashPassword('correct horse', 2 ** 14);
+    expect(needsRehash(old, 2 ** 17)).toBe(true);
+    expect(needsRehash(old, 2 ** 14)).toBe(false);
+    expect(needsRehash(old, 2 ** 10)).toBe(false);
+    expect(needsRehash('scrypt$131072$4$1$c2FsdA==$aGFzaA==', 2 ** 17)).toBe(true);
+    expect(needsRehash('plain:correct horse', 2 ** 17)).toBe(true);
   });
 });

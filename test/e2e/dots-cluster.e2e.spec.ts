@@ -70,8 +70,8 @@ onServer('one Dots lobby across two nodes (only on a PostgreSQL server)', () => 
   async function player(on: Node, login: string, register = true): Promise<DotsClient> {
     const client = await DotsClient.open(on.dotsPort);
     clients.push(client);
-    if (register) expect(await client.code(`REG ${login} pw`)).toBe('200');
-    expect(await client.ask(`LOG ${login} pw`)).toBe('200\n\n\n');
+    if (register) expect(await client.code(`REG ${login} password`)).toBe('200');
+    expect(await client.ask(`LOG ${login} password`)).toBe('200\n\n\n');
     return client;
   }
 
@@ -153,18 +153,18 @@ onServer('one Dots lobby across two nodes (only on a PostgreSQL server)', () => 
     const onA = await player(a, 'carl');
     const onB = await DotsClient.open(b.dotsPort);
     clients.push(onB);
-    expect(await onB.code('LOG carl pw')).toBe('401 not_now the login is live on another node');
+    expect(await onB.code('LOG carl password')).toBe('401 not_now the login is live on another node');
     expect(await onB.code('GLS')).toBe('404 not_logged_in');
     // The connection on A is untouched.
     expect(await onA.code('GLS')).toBe('202');
     expect(await onA.ask('LGT')).toBe('200\n\n\n');
-    await until('the login freed by LGT', async () => ((await onB.code('LOG carl pw')) === '200' ? true : undefined), 5000);
+    await until('the login freed by LGT', async () => ((await onB.code('LOG carl password')) === '200' ? true : undefined), 5000);
     // Now live on B: refused on A, until B's connection closes.
     const again = await DotsClient.open(a.dotsPort);
     clients.push(again);
-    expect(await again.code('LOG carl pw')).toBe('401 not_now the login is live on another node');
+    expect(await again.code('LOG carl password')).toBe('401 not_now the login is live on another node');
     onB.close();
-    await until('the login freed by the closed connection', async () => ((await again.code('LOG carl pw')) === '200' ? true : undefined), 5000);
+    await until('the login freed by the closed connection', async () => ((await again.code('LOG carl password')) === '200' ? true : undefined), 5000);
   });
 
   it('kill -9 of one node mid-game ends its games only, each archived once; the other node plays on', async () => {

@@ -16,8 +16,8 @@ interface ArchivedGame {
 
 async function player(port: number, login: string): Promise<DotsClient> {
   const client = await DotsClient.open(port);
-  expect(await client.code(`REG ${login} pw`)).toBe('200');
-  expect(await client.code(`LOG ${login} pw`)).toBe('200');
+  expect(await client.code(`REG ${login} password`)).toBe('200');
+  expect(await client.code(`LOG ${login} password`)).toBe('200');
   return client;
 }
 

@@ -12,6 +12,8 @@ import { startArchive, TestArchive } from '../support/archive-harness.js';
 // Move timers are tested with a manual clock in test/dots-server/lobby.spec.ts.
 
 const FAST_HASHES = { DOTS_SCRYPT_COST: '1024' };
+/** Every login of a suite registers from loopback; the REG limit has tests of its own (dots-access.e2e.spec.ts). */
+const MANY_REGISTRATIONS = { DOTS_REGISTRATIONS_PER_ADDRESS: '1000' };
 
 /** A 10x10 board (GAL rows) with the given digits at x,y. */
 function rows(dots: Record<string, number>): string {
@@ -27,8 +29,21 @@ async function player(port: number, login: string): Promise<DotsClient> {
   const client = await DotsClient.open(port);
   const registered = await client.code(`REG ${login} pw-${login}`);
   expect(['200', '400 login_taken']).toContain(registered);
-  expect(await client.code(`LOG ${login} pw-${login}`)).toBe('200');
+  expect(await logIn(client, login, `pw-${login}`)).toBe('200');
   return client;
+}
+
+/**
+ * LOG, again after the wait a `403 slow_down` names: every client of a suite is on loopback, and a
+ * failed LOG of one makes the LOGs from that address wait a little (dots-access.e2e.spec.ts).
+ */
+async function logIn(client: DotsClient, login: string, password: string): Promise<string> {
+  for (;;) {
+    const answer = await client.code(`LOG ${login} ${password}`);
+    const wait = /^403 slow_down retry in (\d+) ms$/.exec(answer);
+    if (wait === null) return answer;
+    await new Promise((resolve) => setTimeout(resolve, Number(wait[1])));
+  }
 }
 
 interface ArchivedGame {
@@ -59,7 +74,7 @@ describe('the Dots server over TCP', () => {
   }
 
   beforeAll(async () => {
-    archive = await startArchive({ ...FAST_HASHES, DOTS_MAX_LINE: '64' });
+    archive = await startArchive({ ...FAST_HASHES, ...MANY_REGISTRATIONS, DOTS_MAX_LINE: '64' });
     server = archive.app.get(DotsServer);
     port = await server.listen(0);
   });
@@ -79,11 +94,13 @@ describe('the Dots server over TCP', () => {
     expect(await ann.code('TRN 1 1')).toBe('404 not_logged_in');
     expect(await ann.code('SRD')).toBe('404 not_logged_in');
     expect(await ann.code('LGT')).toBe('404 not_logged_in');
-    expect(await ann.ask('REG conf-ann secret')).toBe('200\n\n\n');
-    expect(await ann.code('REG conf-ann other')).toBe('400 login_taken');
+    expect(await ann.ask('REG conf-ann secret-word')).toBe('200\n\n\n');
+    expect(await ann.code('REG conf-ann other-word')).toBe('400 login_taken');
     expect(await ann.code('REG bad login x')).toBe('401 bad_parameter REG takes 2 parameters separated by single spaces');
-    expect(await ann.code('LOG conf-ann wrong')).toBe('403 wrong_login_or_password');
-    expect(await ann.code('LOG conf-ann secret')).toBe('200');
+    expect(await ann.code('LOG conf-ann wrong-word')).toBe('403 wrong_login_or_password');
+    // A failed LOG makes the next LOG of the login (and from the address) wait half a second.
+    expect(await ann.code('LOG conf-ann secret-word')).toMatch(/^403 slow_down retry in \d+ ms$/);
+    expect(await logIn(ann, 'conf-ann', 'secret-word')).toBe('200');
     expect(await ann.code('HEY')).toMatch(/^401 unknown_command /);
     expect(await ann.code('NEW 2 9 10 15 0')).toBe('401 bad_parameter field: 10 to 50 points each way');
     expect(await ann.code('NEW 5 10 10 15 0')).toBe('401 bad_parameter players: 2 to 4');
@@ -125,13 +142,13 @@ describe('the Dots server over TCP', () => {
     eve.write('GLS\nGLS\n\n\n');
     expect((await eve.next()).split('\n')[0]).toMatch(/^401 bad_framing/);
     expect(await eve.next()).toBe('404 not_logged_in\n\n\n');
-    expect(await eve.code('REG conf-eve pw')).toBe('200');
+    expect(await eve.code('REG conf-eve password')).toBe('200');
   });
 
   it('lets a second LOG take the account over, closing the first connection', async () => {
     const first = await connect('conf-dan');
     const second = await connect();
-    expect(await second.code('LOG conf-dan pw-conf-dan')).toBe('200');
+    expect(await logIn(second, 'conf-dan', 'pw-conf-dan')).toBe('200');
     await first.whenClosed();
     expect(await second.code('UST')).toBe('201');
   });
@@ -245,9 +262,9 @@ describe('the Dots server over TCP', () => {
     ws.on('message', (data) => messages.push(String(data)));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     // A request split over two messages, then two requests in one.
-    ws.send('REG ws-ann pw\n');
+    ws.send('REG ws-ann password\n');
     ws.send('\n\n');
-    ws.send('LOG ws-ann pw\n\n\nUST\n\n\n');
+    ws.send('LOG ws-ann password\n\n\nUST\n\n\n');
     await arrived(3);
     expect(messages).toEqual(['200\n\n\n', '200\n\n\n', '201\nLOG ws-ann\nNPG 0\nNPW 0\nNPL 0\nNPD 0\n\n\n']);
     ws.close();
