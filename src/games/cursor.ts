@@ -1,9 +1,13 @@
+import { plainToInstance } from 'class-transformer';
+import type { ClassConstructor } from 'class-transformer';
+import { isISO8601, validateSync } from 'class-validator';
+import type { ValidationError } from 'class-validator';
 import { ProblemException } from '../common/problem-codes.js';
-import { ACCOUNT_NAME } from '../accounts/scopes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
-import { FAMILIES, GAME_ENDINGS } from '../formats/plugin.js';
 import type { Family, GameEnding } from '../formats/plugin.js';
-import { GAME_SORTS, sortsByDay, walksUploadTime } from './game-view.js';
+import { DAY, SearchGamesQuery } from './dto/search-games.query.js';
+import { MAX_JSON_DEPTH, nestingDepth } from './export/json-body.js';
+import { sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameSort } from './game-view.js';
 
 /** What a search filters on; a cursor carries these so that following `next` alone continues the search. */
@@ -40,42 +44,6 @@ const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'cons
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
-const isText = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 200 && controlCharacterIn(value) === undefined;
-const isInstant = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
-const isDay = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
-const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
-const isMargin = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-
-/** What a cursor may hold for each filter (a cursor is client input like any other). */
-const VALID: Record<FilterKey, (value: unknown) => boolean> = {
-  player: isText,
-  publisher: isText,
-  version: isText,
-  family: (value) => (FAMILIES as readonly unknown[]).includes(value),
-  status: (value) => value === 'indexed' || value === 'stored',
-  consistent: (value) => typeof value === 'boolean',
-  uploadedFrom: isInstant,
-  uploadedTo: isInstant,
-  winner: isText,
-  externalId: isText,
-  filename: isText,
-  owner: (value) => typeof value === 'string' && ACCOUNT_NAME.test(value),
-  movesMin: isCount,
-  movesMax: isCount,
-  boardSize: (value) => typeof value === 'string' && /^[1-9]\d{0,3}(x[1-9]\d{0,3})?$/.test(value),
-  event: isText,
-  playedFrom: isDay,
-  playedTo: isDay,
-  ending: (value) => (GAME_ENDINGS as readonly unknown[]).includes(value),
-  marginMin: isMargin,
-  marginMax: isMargin,
-  rules: isText,
-  rating: isText,
-  unique: (value) => typeof value === 'boolean',
-  signature: (value) => typeof value === 'string' && /^([a-z]{2}|__){6}$/.test(value),
-  sort: (value) => (GAME_SORTS as readonly unknown[]).includes(value),
-};
-
 /** Where a page ended: the last game's id, and its day played or upload time when the search is ordered by them. */
 export interface SearchPosition {
   readonly id: number;
@@ -96,12 +64,15 @@ export function encodeCursor(filters: SearchFilters, last: SearchPosition): stri
 
 /**
  * The filters and position of a search: the query's own, or, with a cursor, the cursor's. A filter
- * sent beside a cursor must agree with the one the cursor carries (400 naming the mismatch).
+ * sent beside a cursor must agree with the one the cursor carries (400 naming the mismatch). The
+ * cursor's filters are checked by `rules`, the route's own query class (what a filter of the cursor
+ * may hold is what its query parameter may), and a cursor this archive did not write is 400
+ * `request.bad_cursor`.
  */
-export function resolveSearch(query: SearchFilters & { cursor?: string }): { filters: SearchFilters; after?: SearchPosition } {
+export function resolveSearch(query: SearchFilters & { cursor?: string }, rules: ClassConstructor<object> = SearchGamesQuery): { filters: SearchFilters; after?: SearchPosition } {
   const given = Object.fromEntries(FILTER_KEYS.filter((key) => query[key] !== undefined).map((key) => [key, query[key]])) as SearchFilters;
   if (query.cursor === undefined) return { filters: given };
-  const { after, filters } = decodeCursor(query.cursor);
+  const { after, filters } = decodeCursor(query.cursor, rules);
   const mismatches = FILTER_KEYS.filter((key) => given[key] !== undefined && given[key] !== filters[key]).map(
     (key) => `${key}=${String(given[key])} (the cursor's search has ${filters[key] === undefined ? `no ${key}` : `${key}=${String(filters[key])}`})`,
   );
@@ -111,29 +82,99 @@ export function resolveSearch(query: SearchFilters & { cursor?: string }): { fil
   return { filters, after };
 }
 
-/** The precise upload time a cursor carries, as the search wrote it. */
-const isMicroInstant = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value) && isInstant(value);
+/** 400 `request.bad_cursor`: what is wrong with a cursor, and what to send instead. */
+export function badCursor(what: string): ProblemException {
+  return new ProblemException(400, 'request.bad_cursor', `the cursor is not one this archive wrote: ${what}. Pass the "next" of a previous page unchanged`);
+}
 
-function decodeCursor(cursor: string): { after: SearchPosition; filters: SearchFilters } {
-  const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
+/**
+ * The JSON object inside a cursor of any kind (a search's, a position search's, a pattern search's),
+ * of version 1 and with no keys but `keys`: 400 `request.bad_cursor` for anything else.
+ */
+export function readCursor(cursor: string, keys: readonly string[]): Record<string, unknown> {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(cursor)) throw badCursor('it is not base64url text');
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  // As deep as a JSON body may be, so that reading its values into a query class stays far from the stack's end.
+  if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badCursor(`its JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    decoded = JSON.parse(text);
   } catch {
-    throw invalid();
+    throw badCursor('it is not base64url of JSON');
   }
-  const { v, after, day, at, f } = (decoded ?? {}) as { v?: unknown; after?: unknown; day?: unknown; at?: unknown; f?: unknown };
-  if (v !== 1 || !Number.isSafeInteger(after) || (after as number) < 1 || typeof f !== 'object' || f === null || Array.isArray(f)) throw invalid();
-  if (day !== undefined && !isDay(day)) throw invalid();
-  if (at !== undefined && !isMicroInstant(at)) throw invalid();
-  const filters: Record<string, unknown> = {};
+  if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) throw badCursor('it holds no JSON object');
+  const object = decoded as Record<string, unknown>;
+  if (object.v !== 1) throw badCursor(object.v === undefined ? 'it has no version ("v")' : `its version ("v") is ${shown(object.v)}, and this archive writes version 1`);
+  const unknown = Object.keys(object).find((key) => key !== 'v' && !keys.includes(key));
+  if (unknown !== undefined) throw badCursor(`it holds ${shown(unknown)}, which no cursor of this route has`);
+  return object;
+}
+
+/** Runs a check on what a cursor holds (a pattern's rows…): the 400 it answers becomes the cursor's, `request.bad_cursor`. */
+export function checkedInCursor<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof ProblemException && error.getStatus() === 400) throw badCursor(error.message);
+    throw error;
+  }
+}
+
+/**
+ * What a cursor holds for some of a route's parameters, checked by the route's query class as those
+ * parameters are (400 `request.bad_cursor` with the class's messages); the values as the class reads them.
+ */
+export function checkedAsParameters<T extends object>(rules: ClassConstructor<T>, values: Record<string, unknown>, what: string): T {
+  const read = plainToInstance(rules, values);
+  const errors = validateSync(read, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) throw badCursor(`${what} break the rules of their parameters: ${messagesOf(errors).join('; ')}`);
+  return read;
+}
+
+/** A value of a forged cursor as a 400 shows it: short, and without control characters. */
+export function shown(value: unknown): string {
+  // JSON would write an infinite number (1e400 parses to one) as null.
+  const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  return (text.length > 60 ? `${text.slice(0, 60)}…` : text).replace(/[\u0000-\u001F\u007F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The precise upload time a cursor carries, as the search wrote it. */
+const MICRO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+function decodeCursor(cursor: string, rules: ClassConstructor<object>): { after: SearchPosition; filters: SearchFilters } {
+  const { after, day, at, f } = readCursor(cursor, ['after', 'day', 'at', 'f']);
+  if (!Number.isSafeInteger(after) || (after as number) < 1) {
+    throw badCursor(after === undefined ? 'it has no "after"' : `its "after" is ${shown(after)}, not a game id (a whole number from 1 to ${Number.MAX_SAFE_INTEGER})`);
+  }
+  if (day !== undefined && !(typeof day === 'string' && DAY.test(day) && isISO8601(day, { strict: true }))) throw badCursor(`its "day" is ${shown(day)}, not a day (YYYY-MM-DD)`);
+  if (at !== undefined && !(typeof at === 'string' && MICRO_INSTANT.test(at) && isISO8601(at, { strict: true }))) throw badCursor(`its "at" is ${shown(at)}, not an upload time to the microsecond`);
+  const filters = checkedFilters(f, rules);
+  if (sortsByDay(filters.sort) !== (day !== undefined)) {
+    throw badCursor(day === undefined ? 'its search is ordered by the day played, and it has no "day"' : 'it has a "day", and its search is not ordered by the day played');
+  }
+  if (walksUploadTime(filters) !== (at !== undefined)) {
+    throw badCursor(at === undefined ? 'its search walks the upload times, and it has no "at"' : 'it has an "at", and its search does not walk the upload times');
+  }
+  return { after: { id: after as number, day: day as string | undefined, uploadedAt: at as string | undefined }, filters };
+}
+
+/**
+ * A cursor's filters (`f`), each checked as its query parameter is: by the route's query class, with
+ * the control characters the query string may not carry refused too. The values as the class reads them.
+ */
+function checkedFilters(f: unknown, rules: ClassConstructor<object>): SearchFilters {
+  if (typeof f !== 'object' || f === null || Array.isArray(f)) throw badCursor(f === undefined ? 'it has no filters ("f")' : 'its filters ("f") are not a JSON object');
   for (const [key, value] of Object.entries(f)) {
-    if (!(FILTER_KEYS as readonly string[]).includes(key)) throw invalid();
-    const ok = VALID[key as FilterKey](value);
-    if (!ok) throw invalid();
-    filters[key] = value;
+    if (!(FILTER_KEYS as readonly string[]).includes(key)) throw badCursor(`its filters hold ${shown(key)}, which is no filter`);
+    // Only text, numbers and booleans: no null (a cursor leaves an unset filter out), no nesting.
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw badCursor(`its filter ${key} is ${shown(value)}`);
+    const control = typeof value === 'string' ? controlCharacterIn(value) : undefined;
+    if (control) throw badCursor(`its filter ${key} contains the control character ${control}`);
   }
-  if (sortsByDay(filters.sort as GameSort | undefined) !== (day !== undefined)) throw invalid();
-  if (walksUploadTime(filters) !== (at !== undefined)) throw invalid();
-  return { after: { id: after as number, day: day as string | undefined, uploadedAt: at as string | undefined }, filters: filters as SearchFilters };
+  const read = checkedAsParameters(rules, f as Record<string, unknown>, 'its filters') as Record<string, unknown>;
+  return Object.fromEntries(FILTER_KEYS.filter((key: FilterKey) => read[key] !== undefined).map((key) => [key, read[key]])) as SearchFilters;
+}
+
+function messagesOf(errors: readonly ValidationError[]): string[] {
+  return errors.flatMap((error) => [...Object.values(error.constraints ?? {}), ...messagesOf(error.children ?? [])]);
 }

@@ -203,6 +203,6 @@ describe('patterns: Go games against a brute-force search', () => {
     expect(await code({ family: 'checkers', pattern: ['X'] })).toBe('pattern.family');
     expect(await code({ family: 'go', pattern: ['X'], anchor: 'middle' })).toBe('request.invalid');
     expect(await code({ family: 'go' })).toBe('request.invalid');
-    expect(await code({ cursor: 'bm90IGEgY3Vyc29y' })).toBe('request.invalid');
+    expect(await code({ cursor: 'bm90IGEgY3Vyc29y' })).toBe('request.bad_cursor');
   });
 });

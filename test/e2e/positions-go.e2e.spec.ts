@@ -311,7 +311,7 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     ]) {
       expect(await code(await ask(body), 400)).toBe('position.invalid');
     }
-    expect(await code(await fetch(`${archive.baseUrl}/positions/games?cursor=bm90IGEgY3Vyc29y`), 400)).toBe('request.invalid');
+    expect(await code(await fetch(`${archive.baseUrl}/positions/games?cursor=bm90IGEgY3Vyc29y`), 400)).toBe('request.bad_cursor');
   });
 
   it('a game stored before the index (no positions) is 409 until re-indexed, then found again', async () => {

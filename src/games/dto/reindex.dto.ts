@@ -1,7 +1,7 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsGameIdNumber } from '../game-id.pipe.js';
 import { PROBLEM_CODES } from '../../common/problem-codes.js';
 import type { ProblemCode } from '../../common/problem-codes.js';
 import { SearchGamesQuery } from './search-games.query.js';
@@ -12,11 +12,9 @@ export class ReindexQuery extends OmitType(SearchGamesQuery, ['cursor', 'limit',
   limit?: number;
 
   /** Start after this game id: the `next` of the previous call (games are walked by ascending id). */
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, default: 0 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @IsGameIdNumber(0)
   after?: number;
 }
 

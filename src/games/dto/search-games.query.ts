@@ -1,13 +1,19 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { GAME_SORTS } from '../game-view.js';
 import type { GameSort } from '../game-view.js';
 import { FAMILIES, GAME_ENDINGS } from '../../formats/plugin.js';
 import type { Family, GameEnding } from '../../formats/plugin.js';
 import { QueryBoolean } from '../../common/query-boolean.js';
 import { ACCOUNT_NAME } from '../../accounts/scopes.js';
+
+/** A day played as the filters take it (with ISO 8601's own checks: no 2020-02-31). */
+export const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The largest SQL `int` (2^31-1): an integer filter compared with an `int` column goes no higher. */
+export const MAX_SQL_INT = 2_147_483_647;
 
 export class SearchGamesQuery {
   /**
@@ -89,19 +95,21 @@ export class SearchGamesQuery {
   owner?: string;
 
   /** At least this many plies in the main line. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_SQL_INT })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_SQL_INT)
   movesMin?: number;
 
   /** At most this many plies in the main line. */
-  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_SQL_INT })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_SQL_INT)
   movesMax?: number;
 
   /** Board size: `19` for square boards, or `39x32` (width x height). */
@@ -153,17 +161,17 @@ export class SearchGamesQuery {
   rules?: string;
 
   /** Played on or after this day (`YYYY-MM-DD`). */
-  @ApiPropertyOptional({ type: String, format: 'date' })
+  @ApiPropertyOptional({ type: String, format: 'date', pattern: DAY.source })
   @IsOptional()
   @IsISO8601({ strict: true })
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'playedFrom must be a day, YYYY-MM-DD' })
+  @Matches(DAY, { message: 'playedFrom must be a day, YYYY-MM-DD' })
   playedFrom?: string;
 
   /** Played on or before this day (`YYYY-MM-DD`). */
-  @ApiPropertyOptional({ type: String, format: 'date' })
+  @ApiPropertyOptional({ type: String, format: 'date', pattern: DAY.source })
   @IsOptional()
   @IsISO8601({ strict: true })
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'playedTo must be a day, YYYY-MM-DD' })
+  @Matches(DAY, { message: 'playedTo must be a day, YYYY-MM-DD' })
   playedTo?: string;
 
   /**
@@ -191,7 +199,8 @@ export class SearchGamesQuery {
 
   /**
    * The `next` value of the previous page. It carries that search's filters: send it alone; a filter
-   * sent beside it must agree with the cursor's, or the answer is 400.
+   * sent beside it must agree with the cursor's, or the answer is 400. A cursor this archive did not
+   * write is 400 `request.bad_cursor`.
    */
   @IsOptional()
   @IsString()

@@ -1,7 +1,7 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, MaxLength, Min, MinLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsGameIdNumber } from '../../games/game-id.pipe.js';
 import { FAMILIES, PLAYER_OUTCOMES } from '../../formats/plugin.js';
 import type { Family, PlayerOutcome } from '../../formats/plugin.js';
 
@@ -81,11 +81,9 @@ export class PlayerGamesQuery {
   limit?: number;
 
   /** The `next` value of the previous page: games with smaller ids follow. */
-  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 1 })
+  @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsGameIdNumber()
   before?: number;
 }
 

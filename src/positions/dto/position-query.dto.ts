@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsGameId } from '../../games/game-id.pipe.js';
 import { SearchGamesQuery } from '../../games/dto/search-games.query.js';
 import { QUERY_FAMILIES } from '../../formats/families/position-query.js';
 import type { QueryFamily } from '../../formats/families/position-query.js';
@@ -22,7 +23,7 @@ export class GamePositionQuery extends PositionFiltersQuery {
   /** The game whose position is meant. Not needed beside a cursor. */
   @ApiPropertyOptional({ type: 'integer', format: 'int64', minimum: 1 })
   @IsOptional()
-  @Matches(/^[1-9]\d{0,18}$/, { message: 'game must be a game id' })
+  @IsGameId()
   game?: string;
 
   /** The ply after which the position stands: 0 is the start (with handicap or setup stones). */
