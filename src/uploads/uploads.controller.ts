@@ -7,6 +7,7 @@ import type { Caller } from '../accounts/caller.js';
 import { ownerFor } from '../accounts/access.js';
 import { matchesEtag } from '../common/conditional-requests.js';
 import { AppConfig } from '../common/config.js';
+import { DOWNLOAD_HEADER_DOCS, markAsDownload, servedMediaType } from '../common/download-headers.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { UploadGameQuery } from '../games/dto/upload-game.query.js';
 import { GameIdPipe } from '../games/game-id.pipe.js';
@@ -77,9 +78,12 @@ export class UploadsController {
   @ApiOperation({ operationId: 'downloadUpload', summary: 'The whole uploaded file, unchanged' })
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'The ETag of a copy the client has: 304 when it matches.' })
   @ApiOkResponse({
-    description: 'Exactly the uploaded bytes, with the uploaded media type.',
+    description:
+      'Exactly the uploaded bytes, with the uploaded media type (the upload\'s `mediaType`), except a type a browser would run or ' +
+      'show as a page (HTML, XHTML, SVG, JavaScript and other scripts, multipart, or no valid media type): such bytes are served as ' +
+      '`text/plain; charset=utf-8` when they are UTF-8, else as `application/octet-stream`.',
     content: { '*/*': { schema: binary } },
-    headers: { 'Content-Disposition': header('`attachment` with the file name.'), ETag: header('The SHA-256 of the bytes, quoted.') },
+    headers: { 'Content-Disposition': header('`attachment` with the file name.'), ETag: header('The SHA-256 of the bytes, quoted.'), ...DOWNLOAD_HEADER_DOCS },
   })
   @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag.', headers: { ETag: header('The SHA-256 of the bytes, quoted.') } })
   @ApiResponse({ status: 400, description: 'The id is not decimal digits naming 1 to 2^63-1.', content: problem })
@@ -94,7 +98,8 @@ export class UploadsController {
       return;
     }
     response.attachment(upload.filename ?? `upload-${id}`);
-    response.setHeader('Content-Type', upload.mediaType);
+    markAsDownload(response);
+    response.setHeader('Content-Type', servedMediaType(upload.mediaType, upload.raw));
     response.status(200).end(upload.raw);
   }
 }

@@ -146,7 +146,15 @@ describeIfThere('the web viewer on an archive with private reads and tokens', ch
     // The viewer's credentials module (web/src/credentials.ts, which imports nothing) loaded into the page as it is.
     const source = readFileSync(new URL('../../web/src/credentials.ts', import.meta.url), 'utf8');
     const code = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    const outcome = await page.evaluate(
+    // The check loads a module from a blob: and fetches another origin, both of which the viewer's own
+    // Content-Security-Policy refuses: it runs in a page of the same origin with the policy bypassed,
+    // holding the same token (sessionStorage is per tab, so it is copied over).
+    const stored = await page.evaluate(() => Object.entries(sessionStorage));
+    const probing = await watched.browser.newContext({ bypassCSP: true });
+    const probePage = await probing.newPage();
+    await probePage.goto(`${archive.baseUrl}/`);
+    await probePage.evaluate((entries) => entries.forEach(([key, value]) => sessionStorage.setItem(key, value)), stored);
+    const outcome = await probePage.evaluate(
       async ({ code, elsewhere, own }) => {
         const module = await import(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
         const authorization = (url: string, headers?: HeadersInit) => module.withToken(new Request(url, { headers })).headers.get('Authorization');
@@ -165,6 +173,7 @@ describeIfThere('the web viewer on an archive with private reads and tokens', ch
       },
       { code, elsewhere: elsewhere.origin, own: archive.baseUrl },
     );
+    await probing.close();
     expect(outcome).toEqual({
       held: true,
       own: `Bearer ${clubToken}`,

@@ -112,7 +112,9 @@ export class GameSummaryDto {
   /**
    * The media type the raw download is served with: as uploaded, unless the upload's type said
    * nothing about the file (none, application/octet-stream, or application/x-www-form-urlencoded,
-   * curl's default) and the format was recognised, whose own media type is then kept.
+   * curl's default) and the format was recognised, whose own media type is then kept. An active type
+   * (HTML, SVG, scripts…) is kept here as declared, but the download serves such bytes as text/plain
+   * or application/octet-stream.
    */
   mediaType: string;
   @ApiProperty({ type: String, nullable: true })

@@ -1,6 +1,7 @@
 import { applyDecorators, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { DOWNLOAD_HEADER_DOCS } from '../../common/download-headers.js';
 import { ProblemDetailsDto } from '../../common/problem-details.dto.js';
 import { ExportGamesQuery } from '../dto/export-games.query.js';
 import { ExportSelectionDto, MAX_EXPORT_IDS } from '../dto/export-selection.dto.js';
@@ -35,6 +36,7 @@ const ExportAnswers = (headers: Record<string, unknown> = {}) =>
     },
     headers: {
       'Content-Disposition': { description: '`attachment` with `games.<ndjson|zip|tar|sgf|pdn>`.', required: true, schema: { type: 'string' } },
+      ...DOWNLOAD_HEADER_DOCS,
       ...headers,
     },
   }),

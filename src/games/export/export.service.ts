@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { AnalysisPool } from '../../analysis/analysis-pool.js';
 import { AppConfig } from '../../common/config.js';
+import { markAsDownload } from '../../common/download-headers.js';
 import { ProblemException } from '../../common/problem-codes.js';
 import { FormatError } from '../../core/errors.js';
 import { InjectReads } from '../../database/read-replicas.js';
@@ -165,6 +166,8 @@ export class ExportService {
   ): Promise<void> {
     response.attachment(kind.filename);
     response.setHeader('Content-Type', kind.mediaType);
+    // Stored bytes inside (in a zip, a tar or a collection): a download, never a page.
+    markAsDownload(response);
     response.status(200);
     const files = () => this.load(slots, (ids) => this.games.read((games) => games.filesOf(ids), (found) => found.length < ids.length), options.vanished);
     try {
