@@ -15,8 +15,8 @@ const HEADERS: Record<string, Json> = {
     description: "The id of this request, as in the access log and any problem answer (the client's own X-Request-Id when it sent a plain token).",
     schema: { type: 'string' },
   },
-  'RateLimit-Limit': integerHeader('Requests this client may make in the window (when rate limits are on).'),
-  'RateLimit-Remaining': integerHeader('Requests left in the window.'),
+  'RateLimit-Limit': integerHeader('Units this client may spend in the window (when rate limits are on): a read costs units by its kind (docs/limits.md), a write one of the write budget.'),
+  'RateLimit-Remaining': integerHeader('Units left in the window.'),
   'RateLimit-Reset': integerHeader('Seconds until the window resets.'),
   'Retry-After': { ...integerHeader('Seconds to wait before retrying.'), required: true },
   ETag: { required: true, description: "The representation's tag; send it as If-None-Match to get 304 while it is unchanged.", schema: { type: 'string' } },
@@ -37,7 +37,16 @@ const COMMON_PROBLEMS: Record<string, [string, Json]> = {
     },
   ],
   '408': ['RequestTimeout', { description: 'The request did not arrive whole within REQUEST_TIMEOUT_MS (or its headers within HEADERS_TIMEOUT_MS).', content: PROBLEM }],
-  '429': ['TooManyRequests', { description: 'Too many requests from this client address (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WRITES_PER_MINUTE), or with this token (RATE_LIMIT_KEY_PER_MINUTE, RATE_LIMIT_KEY_WRITES_PER_MINUTE).', content: PROBLEM, headers: { 'Retry-After': ref('Retry-After') } }],
+  '429': [
+    'TooManyRequests',
+    {
+      description:
+        "This client's budget is spent: read units (RATE_LIMIT_PER_MINUTE by address, RATE_LIMIT_KEY_PER_MINUTE by token; a request costs units by its kind, docs/limits.md), " +
+        'writes (RATE_LIMIT_WRITES_PER_MINUTE, RATE_LIMIT_KEY_WRITES_PER_MINUTE), or expensive requests in flight at once (EXPENSIVE_IN_FLIGHT_PER_CLIENT).',
+      content: PROBLEM,
+      headers: { 'Retry-After': ref('Retry-After') },
+    },
+  ],
   '431': ['HeadersTooLarge', { description: 'The request headers are larger than the server accepts.', content: PROBLEM }],
   '500': ['InternalError', { description: 'A fault of the server, logged with the request id.', content: PROBLEM }],
   '503': [

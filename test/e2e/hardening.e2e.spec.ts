@@ -70,6 +70,31 @@ describe('hardening: honest answers to odd and hostile requests', () => {
       expect((await fetch(`${archive.baseUrl}/games/9223372036854775807`, { method: 'DELETE' })).status).toBe(404);
     });
 
+    it('refuses a game named in a query past bigint with 400, not a 500 from the database', async () => {
+      for (const path of ['/positions/games?game=9999999999999999999&ply=0', '/positions/explorer?game=9223372036854775808&ply=0', '/players/anyone/games?before=9999999999999999999']) {
+        const response = await fetch(`${archive.baseUrl}${path}`);
+        expect({ path, status: response.status }).toEqual({ path, status: 400 });
+        expect(await problemOf(response)).toMatchObject({ code: 'request.invalid', detail: expect.stringMatching(/(game|before) must be a game id/) });
+      }
+      const reindex = await fetch(`${archive.baseUrl}/reindex?after=9999999999999999999`, { method: 'POST' });
+      expect(reindex.status).toBe(400);
+      expect(await problemOf(reindex)).toMatchObject({ code: 'request.invalid', detail: expect.stringMatching(/after must be a game id/) });
+    });
+
+    it('refuses a cursor holding a day that is none, or moves past an SQL int, as the parameters are refused: 400, the export too', async () => {
+      const cursor = (f: Record<string, unknown>) => Buffer.from(JSON.stringify({ v: 1, after: 5, f })).toString('base64url');
+      for (const [name, value] of [['playedFrom', '2020-02-31'], ['movesMin', 2 ** 53 - 1]] as const) {
+        const parameter = await fetch(`${archive.baseUrl}/games?${name}=${value}`);
+        expect({ name, status: parameter.status }).toEqual({ name, status: 400 });
+        expect(await problemOf(parameter)).toMatchObject({ code: 'request.invalid' });
+        for (const path of ['/games', '/games/export']) {
+          const response = await fetch(`${archive.baseUrl}${path}?cursor=${cursor({ [name]: value })}`);
+          expect({ path, name, status: response.status }).toEqual({ path, name, status: 400 });
+          expect(await problemOf(response)).toMatchObject({ code: 'request.bad_cursor', detail: expect.stringContaining(name) });
+        }
+      }
+    });
+
     it('reads leading zeros as the same decimal id', async () => {
       const created = await (await post(archive, '/games?filename=zeros.txt', 'leading zeros test\n')).json();
       const response = await fetch(`${archive.baseUrl}/games/000${created.id}`);
@@ -312,11 +337,24 @@ describe('hardening: rate limits', () => {
     expect(await problemOf(refused)).toMatchObject({ status: 429, code: 'request.rate_limited' });
   });
 
-  it('limits all requests per client', async () => {
-    // Three requests were counted by the test above.
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${archive.baseUrl}/health`)).status);
-    expect(statuses).toEqual([200, 200, 429]);
+  it('limits reads per client in units of their own, apart from the writes, and never /health', async () => {
+    // The writes above spent none of the five units.
+    for (let i = 0; i < 3; i++) {
+      const health = await fetch(`${archive.baseUrl}/health`);
+      expect(health.status).toBe(200);
+      expect(health.headers.get('ratelimit-limit')).toBeNull();
+    }
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 5; i++) {
+      const read = await fetch(`${archive.baseUrl}/formats`);
+      expect(read.status).toBe(200);
+      remaining.push(read.headers.get('ratelimit-remaining'));
+    }
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    const refused = await fetch(`${archive.baseUrl}/formats`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit-limit')).toBe('5');
+    expect(await problemOf(refused)).toMatchObject({ code: 'request.rate_limited', detail: expect.stringContaining('units of reads') });
   });
 });
 
@@ -341,7 +379,7 @@ describe('hardening: a valid API key has a rate budget of its own', () => {
   const write = (text: string, authorization?: string) =>
     post(archive, '/games', `${text}\n`, { 'Content-Type': 'text/plain', ...(authorization ? { Authorization: authorization } : {}) });
 
-  it('counts writes with a valid key against the key: three pass where an address gets one, then 429 naming the key', async () => {
+  it('counts writes with a valid key against the key: three pass where an address gets one, then 429 naming the token', async () => {
     // The address's single write goes first: without a key it is refused for want of one, and counted.
     const anonymous = await write('no key');
     expect(anonymous.status).toBe(401);
@@ -355,7 +393,7 @@ describe('hardening: a valid API key has a rate budget of its own', () => {
     expect(statuses).toEqual([201, 201, 201]);
     const refused = await write('keyed four', `Bearer ${KEY}`);
     expect(refused.status).toBe(429);
-    expect(await problemOf(refused)).toMatchObject({ code: 'request.rate_limited', detail: expect.stringContaining('from this API key') });
+    expect(await problemOf(refused)).toMatchObject({ code: 'request.rate_limited', detail: expect.stringContaining('from this token') });
   });
 
   it('counts a wrong key against the address, whose one write is spent', async () => {
