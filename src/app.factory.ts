@@ -3,9 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
+import { DataSource } from 'typeorm';
 import { AppModule } from './app.module.js';
 import { answerConditionalRequestsByEtag } from './common/conditional-requests.js';
 import { ConfigError } from './common/config.js';
+import { crossOriginPolicy } from './common/download-headers.js';
 import type { AppConfig } from './common/config.js';
 import { loadPluginModules } from './formats/plugin-modules.js';
 import { guardHttpServer, rateLimits } from './common/http-guards.js';
@@ -15,6 +17,7 @@ import { readCredentials } from './accounts/credentials.middleware.js';
 import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { refuseControlCharacters } from './common/text-parameters.middleware.js';
+import { watchClients } from './common/client-gone.js';
 import { serveViewer } from './common/viewer.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 
@@ -44,8 +47,12 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
   if (config.TRUST_PROXY_HOPS > 0) app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Order matters: every request gets its id and access-log line first, then the limits apply.
   app.use(accessLog(logger, (request) => callerOf(request).tokenId));
+  // Before credentials and limits, so that their refusals reach the listed sites' pages too; off unless CORS_ORIGINS lists sites.
+  if (config.corsOrigins.length > 0) app.enableCors(crossOriginPolicy(config.corsOrigins));
+  app.use(watchClients);
   app.use(readCredentials(app.get(Credentials)));
-  for (const limiter of rateLimits(config, (request) => callerOf(request).tokenId)) app.use(limiter);
+  // Counted in the database on a PostgreSQL server (every node shares it), in memory on the embedded one (one process).
+  app.use(rateLimits(config, (request) => callerOf(request).tokenId, config.DATABASE_URL ? app.get(DataSource) : undefined));
   app.use(refuseControlCharacters);
   serveViewer(app);
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { clientSignal, RequestCancelled } from '../common/client-gone.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { workerFile } from '../common/worker-file.js';
 import { FormatError } from '../core/errors.js';
@@ -10,10 +11,14 @@ import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, PngReply, ReadManyReply, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
 
 export interface AnalysisPoolOptions {
-  /** Analysis threads at most (ANALYSIS_THREADS). */
+  /** Analysis threads at most for everything but writes' own (ANALYSIS_THREADS). */
   readonly threads: number;
-  /** Analyses waiting for a thread at most (ANALYSIS_QUEUE); past it, 503 with Retry-After. */
+  /** Threads beside those that only writes use (ANALYSIS_WRITE_THREADS); 0 when absent. */
+  readonly writeThreads?: number;
+  /** Writes waiting for a thread at most (ANALYSIS_QUEUE); past it, 503 with Retry-After. */
   readonly queue: number;
+  /** Reads (pictures, replays, conversions) waiting at most (ANALYSIS_READ_QUEUE); `queue` when absent. */
+  readonly readQueue?: number;
   /** Hard limit on one analysis once it runs (ANALYSIS_TIMEOUT_MS): the thread is ended and replaced. */
   readonly timeoutMs: number;
   /** Heap of one analysis thread (ANALYSIS_MEMORY_MB): past it the thread dies and is replaced. */
@@ -39,23 +44,58 @@ const THREAD_START_ALLOWANCE_MS = 30_000;
 const IDLE_THREAD_MS = 30_000;
 
 /**
+ * Whose work an analysis is. `write`: a game or file being stored (uploads, collections, imports,
+ * the Dots server's archive). `read`: what a reader asked for (pictures, replays, conversions,
+ * regenerations, re-indexing). Writes are served first and have threads of their own.
+ */
+export type Lane = 'write' | 'read';
+
+/**
+ * How an analysis is run: its lane (`read` when absent), and a signal that ends it when its client
+ * has gone — by default a read's request's (src/common/client-gone.ts); a write goes on, its file
+ * being whole already.
+ */
+export interface RunOptions {
+  readonly lane?: Lane;
+  readonly signal?: AbortSignal;
+}
+
+/** Why an analysis was ended by its signal: the request's reason (gone, past its deadline). */
+function cancellation(signal: AbortSignal): ProblemException {
+  return signal.reason instanceof ProblemException ? signal.reason : new RequestCancelled();
+}
+
+interface Waiter {
+  readonly lane: Lane;
+  readonly start: () => void;
+}
+
+/**
  * Runs format plugins on worker threads (piscina), so no upload can hold the event loop: at most
  * `threads` analyses run at once, `queue` more wait, and each running one is stopped after
  * `timeoutMs` by ending its thread (piscina starts a fresh one when needed). The timer starts when
  * the thread begins the analysis — not while it waits in the queue or a fresh thread loads the
  * plugins — so neither a busy archive nor a cold start is blamed on a file. Idle threads end after
  * 30 s, so an idle archive holds no analysis memory.
+ *
+ * Two lanes share the threads ({@link Lane}): reads may hold `threads` of them at most, writes
+ * every thread, `writeThreads` more besides; a thread that frees goes to a waiting write before a
+ * waiting read, and each lane has its queue. A busy stream of pictures can so neither refuse nor
+ * hold up an upload. An analysis whose client has gone (`signal`) leaves its queue, or has its
+ * thread ended if it runs.
  */
 export class AnalysisPool {
   private readonly piscina: Piscina<AnalysisTask, AnalysisReply>;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly running = { read: 0, write: 0 };
+  private readonly waiting: Record<Lane, Waiter[]> = { read: [], write: [] };
+  private readonly slots: number;
 
   constructor(private readonly options: AnalysisPoolOptions) {
+    this.slots = options.threads + (options.writeThreads ?? 0);
     this.piscina = new Piscina({
       filename: pathToFileURL(workerFile(import.meta.url, 'analysis.worker.js')).href,
       minThreads: 0,
-      maxThreads: options.threads,
+      maxThreads: this.slots,
       idleTimeout: IDLE_THREAD_MS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
       workerData: { pluginModules: options.pluginModules ?? [], positions: options.positions ?? true, identity: options.identity ?? true },
@@ -66,8 +106,8 @@ export class AnalysisPool {
    * Detects, parses, validates and replays an upload on an analysis thread. `withReplay: false`
    * for a reading that is only stored: its `analysis.replay` comes back empty.
    */
-  async read(file: UploadedFile, format?: string, { withReplay = true }: { withReplay?: boolean } = {}): Promise<ReadResult> {
-    const reply = (await this.run({ kind: 'read', ...this.fileTask(file), format, withReplay })) as ReadReply;
+  async read(file: UploadedFile, format?: string, { withReplay = true, ...how }: { withReplay?: boolean } & RunOptions = {}): Promise<ReadResult> {
+    const reply = (await this.run({ kind: 'read', ...this.fileTask(file), format, withReplay }, how)) as ReadReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return reply.record;
   }
@@ -79,7 +119,7 @@ export class AnalysisPool {
    * the time or memory limit, each game is read again on its own, under the limits of one analysis,
    * so only the game at fault fails.
    */
-  async readMany(files: readonly UploadedFile[], format?: string): Promise<(ReadResult | FormatError)[]> {
+  async readMany(files: readonly UploadedFile[], format?: string, how: RunOptions = {}): Promise<(ReadResult | FormatError)[]> {
     if (files.length === 0) return [];
     const ends: number[] = [];
     let end = 0;
@@ -88,34 +128,34 @@ export class AnalysisPool {
     const task = { kind: 'readMany' as const, ...this.fileTask({ ...files[0], bytes }), ends, format };
     let reply: ReadManyReply;
     try {
-      reply = (await this.run(task)) as ReadManyReply;
+      reply = (await this.run(task, how)) as ReadManyReply;
     } catch (error) {
       if (!(error instanceof FormatError && (error.code === 'analysis.timeout' || error.code === 'analysis.memory'))) throw error;
       // One at a time: the batch held one slot of the pool, and so do its games now.
       const readings: (ReadResult | FormatError)[] = [];
-      for (const file of files) readings.push(await this.read(file, format, { withReplay: false }).catch((failure: unknown) => asFailure(failure)));
+      for (const file of files) readings.push(await this.read(file, format, { ...how, withReplay: false }).catch((failure: unknown) => asFailure(failure)));
       return readings;
     }
     return reply.results.map((result) => (result.ok ? result.record : asFormatError(result.error)));
   }
 
   /** A game written in another format of its family (`target`: `publisher/version`). */
-  async convert(file: UploadedFile, publisher: string, version: string, target: string): Promise<RegeneratedFile> {
-    const reply = (await this.run({ kind: 'convert', ...this.fileTask(file), publisher, version, target })) as ConvertReply;
+  async convert(file: UploadedFile, publisher: string, version: string, target: string, how: RunOptions = {}): Promise<RegeneratedFile> {
+    const reply = (await this.run({ kind: 'convert', ...this.fileTask(file), publisher, version, target }, how)) as ConvertReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return asRegenerated(reply.file);
   }
 
   /** Where the games of a file lie (several for a collection), and the format to read each with. */
-  async split(file: UploadedFile, format?: string): Promise<FileGames> {
-    const reply = (await this.run({ kind: 'split', ...this.fileTask(file), format })) as SplitReply;
+  async split(file: UploadedFile, format?: string, how: RunOptions = {}): Promise<FileGames> {
+    const reply = (await this.run({ kind: 'split', ...this.fileTask(file), format }, how)) as SplitReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return reply.games;
   }
 
   /** The record re-written with regenerated caches; undefined when no plugin reads that format. */
-  async regenerate(file: UploadedFile, publisher: string, version: string): Promise<RegeneratedFile | undefined> {
-    const reply = (await this.run({ kind: 'regenerate', ...this.fileTask(file), publisher, version })) as RegenerateReply;
+  async regenerate(file: UploadedFile, publisher: string, version: string, how: RunOptions = {}): Promise<RegeneratedFile | undefined> {
+    const reply = (await this.run({ kind: 'regenerate', ...this.fileTask(file), publisher, version }, how)) as RegenerateReply;
     if (!reply.ok) throw asFormatError(reply.error);
     return reply.file ? asRegenerated(reply.file) : undefined;
   }
@@ -124,8 +164,8 @@ export class AnalysisPool {
    * A board SVG drawn as PNG on an analysis thread: resvg's drawing and encoding take 50 ms and more
    * for a large picture, which the event loop only awaits. Same queue and limits as an analysis.
    */
-  async png(svg: string): Promise<Buffer> {
-    const { png } = (await this.run({ kind: 'png', svg })) as PngReply;
+  async png(svg: string, how: RunOptions = {}): Promise<Buffer> {
+    const { png } = (await this.run({ kind: 'png', svg }, how)) as PngReply;
     return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   }
 
@@ -142,8 +182,9 @@ export class AnalysisPool {
     return { bytes: ownBytes(file.bytes), filename: file.filename, mediaType: file.mediaType, timeBudgetMs: this.options.budgetMs, limits: this.options.limits };
   }
 
-  private async run(task: AnalysisTask): Promise<AnalysisReply> {
-    await this.acquire();
+  private async run(task: AnalysisTask, { lane = 'read', signal }: RunOptions): Promise<AnalysisReply> {
+    const client = signal ?? (lane === 'read' ? clientSignal() : undefined);
+    await this.acquire(lane, client);
     // The thread says when it begins; only then does the analysis's own clock start.
     const { port1: began, port2: beginning } = new MessageChannel();
     const stop = new AbortController();
@@ -151,15 +192,15 @@ export class AnalysisPool {
     began.once('message', () => {
       clock = setTimeout(() => stop.abort(), this.options.timeoutMs);
     });
-    const signal = AbortSignal.any([stop.signal, AbortSignal.timeout(this.options.timeoutMs + THREAD_START_ALLOWANCE_MS)]);
+    const ending = AbortSignal.any([stop.signal, AbortSignal.timeout(this.options.timeoutMs + THREAD_START_ALLOWANCE_MS), ...(client ? [client] : [])]);
     try {
-      return await this.piscina.run({ ...task, began: beginning }, { signal, transferList: [beginning] });
+      return await this.piscina.run({ ...task, began: beginning }, { signal: ending, transferList: [beginning] });
     } catch (error) {
-      throw this.explain(error);
+      throw client?.aborted ? cancellation(client) : this.explain(error);
     } finally {
       clearTimeout(clock);
       began.close();
-      this.release();
+      this.release(lane);
     }
   }
 
@@ -185,27 +226,49 @@ export class AnalysisPool {
     return error;
   }
 
-  private async acquire(): Promise<void> {
-    if (this.running < this.options.threads) {
-      this.running++;
-      return;
-    }
-    if (this.waiting.length >= this.options.queue) {
-      throw new ProblemException(
-        503,
-        'analysis.busy',
-        `all ${this.options.threads} analysis threads are busy and ${this.options.queue} uploads are waiting (ANALYSIS_QUEUE): retry later`,
-        BUSY_RETRY_AFTER_S,
-      );
-    }
-    // The slot of a finishing analysis passes straight to the first waiter: `running` stays put.
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** Whether an analysis of this lane may start now: a thread is free, and a read leaves writes theirs. */
+  private mayStart(lane: Lane): boolean {
+    if (this.running.read + this.running.write >= this.slots) return false;
+    return lane === 'write' || this.running.read < this.options.threads;
   }
 
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+  private async acquire(lane: Lane, client: AbortSignal | undefined): Promise<void> {
+    if (client?.aborted) throw cancellation(client);
+    // A write never queues behind reads; a read never goes before a waiting write.
+    if (this.mayStart(lane) && (lane === 'write' || this.waiting.write.length === 0)) {
+      this.running[lane]++;
+      return;
+    }
+    const limit = lane === 'write' ? this.options.queue : (this.options.readQueue ?? this.options.queue);
+    if (this.waiting[lane].length >= limit) {
+      const what = lane === 'write' ? `${limit} uploads are waiting (ANALYSIS_QUEUE)` : `${limit} pictures, replays and conversions are waiting (ANALYSIS_READ_QUEUE)`;
+      throw new ProblemException(503, 'analysis.busy', `the analysis threads are busy and ${what}: retry later`, BUSY_RETRY_AFTER_S);
+    }
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { lane, start: resolve };
+      this.waiting[lane].push(waiter);
+      client?.addEventListener(
+        'abort',
+        () => {
+          const at = this.waiting[lane].indexOf(waiter);
+          if (at < 0) return;
+          this.waiting[lane].splice(at, 1);
+          reject(cancellation(client));
+        },
+        { once: true },
+      );
+    });
+  }
+
+  private release(lane: Lane): void {
+    this.running[lane]--;
+    // Waiting writes first, then reads, as long as threads are free for them.
+    for (const next of ['write', 'read'] as const) {
+      while (this.waiting[next].length > 0 && this.mayStart(next)) {
+        this.running[next]++;
+        this.waiting[next].shift()!.start();
+      }
+    }
   }
 }
 

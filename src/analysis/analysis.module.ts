@@ -12,7 +12,9 @@ import { AnalysisPool } from './analysis-pool.js';
       useFactory: (config: AppConfig) =>
         new AnalysisPool({
           threads: config.ANALYSIS_THREADS,
+          writeThreads: config.ANALYSIS_WRITE_THREADS,
           queue: config.ANALYSIS_QUEUE,
+          readQueue: config.ANALYSIS_READ_QUEUE,
           timeoutMs: config.ANALYSIS_TIMEOUT_MS,
           memoryMb: config.ANALYSIS_MEMORY_MB,
           budgetMs: config.ANALYSIS_BUDGET_MS,

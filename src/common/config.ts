@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
@@ -183,6 +184,29 @@ export class AppConfig {
   @IntSetting(16, 0, 100_000)
   ANALYSIS_QUEUE = 16;
 
+  /**
+   * Analysis threads only writes (uploads, collections, imports, the Dots server's archive) use,
+   * beside ANALYSIS_THREADS, which reads (pictures, replays, conversions) share with them: a stream
+   * of pictures never holds up an upload.
+   */
+  @IntSetting(1, 0, 64)
+  ANALYSIS_WRITE_THREADS = 1;
+
+  /** Pictures, replays and conversions that may wait for an analysis thread; past that, 503 with Retry-After. */
+  @IntSetting(16, 0, 100_000)
+  ANALYSIS_READ_QUEUE = 16;
+
+  /** Board pictures kept drawn, by ETag, in MB (0: none kept; a picture asked for by many at once is still drawn once). */
+  @IntSetting(32, 0, 4096)
+  PICTURE_CACHE_MB = 32;
+
+  /**
+   * How long a position or pattern search may take, in ms; past it the answer is 503 search.timeout
+   * and, on a PostgreSQL server, its statements are cancelled (PGlite cannot stop one).
+   */
+  @IntSetting(10_000, 100, 600_000)
+  SEARCH_TIMEOUT_MS = 10_000;
+
   /** Heap of one analysis thread in MB; an analysis needing more is stopped and refused. */
   @IntSetting(512, 32, 65_536)
   ANALYSIS_MEMORY_MB = 512;
@@ -203,25 +227,36 @@ export class AppConfig {
   @IntSetting(DEFAULT_LIMITS.maxLineLength, 80)
   MAX_LINE_LENGTH = DEFAULT_LIMITS.maxLineLength;
 
-  /** Requests per minute from one client address; 0 turns the limit off. */
+  /**
+   * Units of reads per minute from one client address (docs/limits.md: a plain read costs 1, a
+   * 2048 px PNG 34, a pattern or position search 15, a bulk export 30; /health nothing); 0 turns
+   * the limit off. Counted in the database with DATABASE_URL, so every node shares it.
+   */
   @IntSetting(600, 0)
   RATE_LIMIT_PER_MINUTE = 600;
 
-  /** Uploads and deletes per minute from one client address; 0 turns the limit off. */
+  /** Writes (uploads, imports, deletes) per minute from one client address, apart from its reads; 0 turns the limit off. */
   @IntSetting(120, 0)
   RATE_LIMIT_WRITES_PER_MINUTE = 120;
 
-  /** Requests per minute with one valid API key (counted by key, not address); 0 turns the limit off. */
+  /** Units of reads per minute with one valid token (counted by token, not address); 0 turns the limit off. */
   @IntSetting(6000, 0)
   RATE_LIMIT_KEY_PER_MINUTE = 6000;
 
-  /** Uploads and deletes per minute with one valid API key; 0 turns the limit off. */
+  /** Writes per minute with one valid token, apart from its reads; 0 turns the limit off. */
   @IntSetting(3000, 0)
   RATE_LIMIT_KEY_WRITES_PER_MINUTE = 3000;
 
   /** Exempt loopback clients (127.0.0.1, ::1) from the rate limits, e.g. for local tests and tools. */
   @BooleanSetting(false)
   RATE_LIMIT_EXEMPT_LOOPBACK = false;
+
+  /**
+   * Expensive reads (10 units or more: large PNGs, pattern and position searches, bulk exports) one
+   * client may have running at once on this node; the next is answered 429 at once. 0 turns it off.
+   */
+  @IntSetting(2, 0, 1000)
+  EXPENSIVE_IN_FLIGHT_PER_CLIENT = 2;
 
   /** Proxies in front of the archive whose X-Forwarded-For is trusted to name the client (0: none). */
   @IntSetting(0, 0, 10)
@@ -280,9 +315,13 @@ export class AppConfig {
   @Matches(/^(off|\/[A-Za-z0-9._~/-]*)$/, { message: 'DOTS_WS_PATH must be a path starting with / or "off"' })
   DOTS_WS_PATH = '/dots/ws';
 
-  /** scrypt cost (N, a power of two) of new Dots account password hashes; stored with each hash. */
-  @IntSetting(16_384, 1024, 1_048_576)
-  DOTS_SCRYPT_COST = 16_384;
+  /**
+   * scrypt cost (N, a power of two) of new Dots account password hashes; stored with each hash, and
+   * a hash of a lower cost is made again at its account's next successful LOG. Each hash takes
+   * 1 KiB × N of memory while it is made (128 MiB at the default 2^17).
+   */
+  @IntSetting(131_072, 1024, 1_048_576)
+  DOTS_SCRYPT_COST = 131_072;
 
   /**
    * With DATABASE_URL, this node's name among the Dots servers on the database (docs/dots-server.md,
@@ -299,6 +338,69 @@ export class AppConfig {
    */
   @IntSetting(30_000, 1000, 3_600_000)
   DOTS_NODE_LEASE_MS = 30_000;
+
+  /** Fewest characters of a new Dots account's password (REG); LOG checks only the password's hash. */
+  @IntSetting(8, 8, 128)
+  DOTS_MIN_PASSWORD = 8;
+
+  /**
+   * Dots connections open at once from one address (an IPv6 address counts by its /64), TCP and
+   * WebSocket together; at most DOTS_MAX_CONNECTIONS. Unset: 32, or DOTS_MAX_CONNECTIONS if smaller.
+   */
+  @IntSetting(32, 1, 1_000_000)
+  DOTS_MAX_CONNECTIONS_PER_ADDRESS = 32;
+
+  /** A Dots connection not logged in for this long, in ms (from its start, or from its LGT), gets `401 login_timeout` and is closed. */
+  @IntSetting(30_000, 1000, 3_600_000)
+  DOTS_LOGIN_TIMEOUT_MS = 30_000;
+
+  /**
+   * After a failed Dots LOG, the next LOG of that login, and the next from that address, waits this
+   * long, in ms; each further failure doubles the wait, up to DOTS_LOGIN_BACKOFF_MAX_MS.
+   */
+  @IntSetting(500, 100, 60_000)
+  DOTS_LOGIN_BACKOFF_MS = 500;
+
+  /** The longest wait between two Dots LOGs of one login, or from one address, after failures, in ms. */
+  @IntSetting(30_000, 1000, 3_600_000)
+  DOTS_LOGIN_BACKOFF_MAX_MS = 30_000;
+
+  /** Failed Dots LOGs of a login or an address are forgotten once none has come for this long, in ms. */
+  @IntSetting(900_000, 60_000, 86_400_000)
+  DOTS_LOGIN_FAILURE_MEMORY_MS = 900_000;
+
+  /** Dots accounts one address may ask for (REG) per DOTS_REGISTRATION_WINDOW_MS. */
+  @IntSetting(10, 1, 1_000_000)
+  DOTS_REGISTRATIONS_PER_ADDRESS = 10;
+
+  /** The window DOTS_REGISTRATIONS_PER_ADDRESS counts over, in ms. */
+  @IntSetting(3_600_000, 1000, 604_800_000)
+  DOTS_REGISTRATION_WINDOW_MS = 3_600_000;
+
+  /**
+   * Comma-separated origins (`https://play.example`) whose pages may open the Dots WebSocket bridge
+   * besides the archive's own (an Origin whose host name is the request's Host's), or `*` for any. Empty
+   * (the default): the archive's own pages only. A client that sends no Origin (not a browser) is
+   * let in either way.
+   */
+  @IsString()
+  DOTS_WS_ORIGINS = '';
+
+  /** PEM certificate (chain) file: with DOTS_TLS_KEY, the Dots TCP protocol is served over TLS only. */
+  @IsString()
+  DOTS_TLS_CERT = '';
+
+  /** PEM private key file of DOTS_TLS_CERT. */
+  @IsString()
+  DOTS_TLS_KEY = '';
+
+  /**
+   * Comma-separated origins (`https://club.example`: scheme, host and port, no path) of the sites
+   * whose pages may call the API from the browser (CORS; with a token, never cookies). Unset: none.
+   */
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
 
   get apiKeys(): readonly string[] {
     return (this.API_KEYS ?? '')
@@ -321,6 +423,20 @@ export class AppConfig {
       .filter((path) => path.length > 0);
   }
 
+  get corsOrigins(): readonly string[] {
+    return (this.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin.length > 0);
+  }
+
+  /** DOTS_WS_ORIGINS as a list (`*` for any). */
+  get dotsWsOrigins(): readonly string[] {
+    return this.DOTS_WS_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin.length > 0);
+  }
+
   get limits(): ReadLimits {
     return {
       maxPlies: this.MAX_PLIES,
@@ -333,7 +449,7 @@ export class AppConfig {
 
 export class ConfigError extends Error {}
 
-const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'DATABASE_REPLICA_URLS', 'API_KEYS', 'OPEN_ARCHIVE', 'FORMAT_PLUGIN_MODULES');
+const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'DATABASE_REPLICA_URLS', 'API_KEYS', 'OPEN_ARCHIVE', 'FORMAT_PLUGIN_MODULES', 'CORS_ORIGINS');
 
 /** Reads and validates the settings; throws a {@link ConfigError} listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -372,6 +488,73 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `  DATABASE_REPLICA_MAX_LAG_MS: must be at least three times DATABASE_REPLICA_CHECK_MS (${config.DATABASE_REPLICA_CHECK_MS}): a replica a moment behind is known to be fresh only by the check before last, and would leave the rotation between checks`,
     );
   }
+  if (config.corsOrigins.length > 0) {
+    const bad = config.corsOrigins.filter((origin) => originOf(origin) !== origin);
+    if (bad.length > 0) {
+      const named = bad.map((origin) => `"${origin.slice(0, 60)}"${originOf(origin) ? ` (${originOf(origin)}?)` : ''}`).join(', ');
+      lines.push(`  CORS_ORIGINS: each must be an origin, http(s)://host[:port] with no path, no trailing slash and the host in lower case, not ${named}`);
+    }
+  } else if (env.CORS_ORIGINS !== undefined && env.CORS_ORIGINS !== '') {
+    lines.push('  CORS_ORIGINS: is set but names no origin (origins are separated by commas): unset it to let no other site call the API');
+  }
+  lines.push(...dotsSecurityProblems(config, given));
   if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return config;
+}
+
+/** The origin `text` names as a browser sends it (`https://club.example`), or '' when it names none (not http or https, or no URL). */
+function originOf(text: string): string {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : '';
+  } catch {
+    return '';
+  }
+}
+
+/** The Dots server's access limits that hang together (docs/dots-server.md, "Limits"); sets the per-address cap's default. */
+function dotsSecurityProblems(config: AppConfig, given: Record<string, unknown>): string[] {
+  const lines: string[] = [];
+  if (given.DOTS_MAX_CONNECTIONS_PER_ADDRESS === undefined) {
+    config.DOTS_MAX_CONNECTIONS_PER_ADDRESS = Math.min(config.DOTS_MAX_CONNECTIONS_PER_ADDRESS, config.DOTS_MAX_CONNECTIONS);
+  } else if (config.DOTS_MAX_CONNECTIONS_PER_ADDRESS > config.DOTS_MAX_CONNECTIONS) {
+    lines.push(`  DOTS_MAX_CONNECTIONS_PER_ADDRESS: must be at most DOTS_MAX_CONNECTIONS (${config.DOTS_MAX_CONNECTIONS})`);
+  }
+  if (config.DOTS_LOGIN_BACKOFF_MAX_MS < config.DOTS_LOGIN_BACKOFF_MS) {
+    lines.push(`  DOTS_LOGIN_BACKOFF_MAX_MS: must be at least DOTS_LOGIN_BACKOFF_MS (${config.DOTS_LOGIN_BACKOFF_MS})`);
+  }
+  if (config.DOTS_LOGIN_FAILURE_MEMORY_MS < config.DOTS_LOGIN_BACKOFF_MAX_MS) {
+    lines.push(`  DOTS_LOGIN_FAILURE_MEMORY_MS: must be at least DOTS_LOGIN_BACKOFF_MAX_MS (${config.DOTS_LOGIN_BACKOFF_MAX_MS}), or failures would be forgotten before their wait ends`);
+  }
+  const origins = config.dotsWsOrigins;
+  const badOrigins = origins.filter((origin) => origin !== '*' && !isOrigin(origin));
+  if (badOrigins.length > 0) {
+    lines.push(`  DOTS_WS_ORIGINS: each must be "*" or an origin, http(s)://host[:port] with no path and no trailing slash, not ${badOrigins.map((origin) => `"${origin.slice(0, 60)}"`).join(', ')}`);
+  } else if (typeof given.DOTS_WS_ORIGINS === 'string' && origins.length === 0) {
+    lines.push('  DOTS_WS_ORIGINS: is set but names no origin (origins are separated by commas): unset it to let in the archive\'s own pages only');
+  }
+  const cert = config.DOTS_TLS_CERT;
+  const key = config.DOTS_TLS_KEY;
+  if ((cert === '') !== (key === '')) {
+    lines.push(`  ${cert === '' ? 'DOTS_TLS_CERT' : 'DOTS_TLS_KEY'}: TLS needs both DOTS_TLS_CERT and DOTS_TLS_KEY`);
+  }
+  for (const [name, path] of [['DOTS_TLS_CERT', cert], ['DOTS_TLS_KEY', key]] as const) {
+    if (path === '') continue;
+    try {
+      accessSync(path, constants.R_OK);
+    } catch {
+      lines.push(`  ${name}: cannot read the file "${path.slice(0, 200)}"`);
+    }
+  }
+  return lines;
+}
+
+/** Whether `text` is an http(s) origin exactly as a browser sends it (`https://play.example:8443`). */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
 }

@@ -11,6 +11,11 @@ export const PROBLEM_CODES = [
   'request.invalid',
   /** A game id that is not decimal digits within a positive 64-bit integer. */
   'request.bad_id',
+  /**
+   * A cursor this archive did not write: not base64url JSON, of another version, or holding a place
+   * or a filter no search has (a filter is checked as its query parameter is); the detail says what.
+   */
+  'request.bad_cursor',
   /** The Accept header names no representation the route can write (406). */
   'request.not_acceptable',
   /** A NUL or other control character in a text parameter. */
@@ -23,6 +28,10 @@ export const PROBLEM_CODES = [
   'request.timeout',
   /** Too many requests from this client: wait for Retry-After. */
   'request.rate_limited',
+  /** The client closed the connection before the answer was ready: its work was ended (logged, never seen by the client). */
+  'request.cancelled',
+  /** A position or pattern search took longer than SEARCH_TIMEOUT_MS and was stopped: narrow it with filters, or retry later. */
+  'search.timeout',
   /** The multipart form is malformed or has the wrong fields. */
   'upload.multipart',
   /** The upload is larger than MAX_UPLOAD_BYTES. */
@@ -135,4 +144,9 @@ export function codeForStatus(status: number): ProblemCode {
     default:
       return status < 500 ? 'request.invalid' : 'internal';
   }
+}
+
+/** A search past its deadline (SEARCH_TIMEOUT_MS): 503, since the same search may pass on a less busy archive. */
+export function searchTimeout(ms: number): ProblemException {
+  return new ProblemException(503, 'search.timeout', `the search took longer than ${ms} ms (SEARCH_TIMEOUT_MS) and was stopped: narrow it with filters, or retry later`, 2);
 }

@@ -1,7 +1,10 @@
-import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
+import { AdvancedConsoleLogger, DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { ENTITIES } from '../games/entities/index.js';
 import { DatabaseRepository } from './database.repository.js';
+import { CancellableClient } from './cancellable-client.js';
+import { clientSignal } from '../common/client-gone.js';
 import { forgetNamedStatements } from './sql.js';
 
 /**
@@ -60,8 +63,9 @@ export function databaseOptions(url: string, poolSize: number, timeouts: Databas
       ...(timeouts.IDLE_IN_TRANSACTION_MS === undefined ? {} : { idle_in_transaction_session_timeout: timeouts.IDLE_IN_TRANSACTION_MS }),
       // Detects a vanished server on an idle pooled connection instead of waiting on it.
       keepAlive: true,
-      // The embedded database: one session, shared by the connections made to it in turn.
-      ...(sharedSession ? { onConnect: forgetNamedStatements } : {}),
+      // The embedded database: one session, shared by the connections made to it in turn (and no
+      // way to cancel a statement). A server: a request's statements end with the request.
+      ...(sharedSession ? { onConnect: forgetNamedStatements } : { Client: CancellableClient }),
     },
   };
 }
@@ -105,5 +109,18 @@ function baseOptions(url: string) {
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: ['error', 'warn', 'migration'],
+    logger: new StatementLogger(['error', 'warn', 'migration']),
   } as const satisfies DataSourceOptions;
+}
+
+/**
+ * TypeORM's console logger, but for the statements a request's end stopped: a request whose client
+ * left or whose deadline passed (src/common/client-gone.ts) has its statements fail on purpose,
+ * which is not an error of the database's (the access log has the request).
+ */
+class StatementLogger extends AdvancedConsoleLogger {
+  override logQueryError(error: string, query: string, parameters?: unknown[], queryRunner?: QueryRunner): void {
+    if (clientSignal()?.aborted) return;
+    super.logQueryError(error, query, parameters, queryRunner);
+  }
 }

@@ -30,6 +30,8 @@ import { GamesSearchRepository } from './games-search.repository.js';
 import { GamesViewRepository } from './games-view.repository.js';
 import { PostingsCompactor } from '../positions/postings-compactor.js';
 import { GamesWriteRepository } from './games-write.repository.js';
+import { PictureCache } from './picture-cache.js';
+import { AppConfig } from '../common/config.js';
 import { sha256Hex, uploadFilename } from './upload-body.js';
 import type { ReceivedFile } from './upload-body.js';
 
@@ -50,7 +52,13 @@ export class GamesService implements OnApplicationBootstrap {
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     private readonly identities: IdentityService,
     private readonly compactor: PostingsCompactor,
-  ) {}
+    @Inject(AppConfig) config: AppConfig,
+  ) {
+    this.pictures = new PictureCache(config.PICTURE_CACHE_MB * 1024 * 1024);
+  }
+
+  /** Pictures drawn lately, by ETag: the same picture asked for again, or by many at once, is drawn once. */
+  private readonly pictures: PictureCache;
 
   /** Says once, at start, when the machine has no font to write the PNG pictures' text with (they are drawn either way). */
   onApplicationBootstrap(): void {
@@ -78,7 +86,7 @@ export class GamesService implements OnApplicationBootstrap {
     if (known) return { game: known, created: false };
 
     const upload = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
-    const record = await this.analysis.read(upload, query.format, { withReplay: false }).catch((error: unknown) => {
+    const record = await this.analysis.read(upload, query.format, { withReplay: false, lane: 'write' }).catch((error: unknown) => {
       if (error instanceof FormatError && error.code === 'upload.collection') {
         throw new ProblemException(422, 'upload.collection', `${error.message}: POST it to /uploads, which keeps the file whole and stores each of its games`);
       }
@@ -159,6 +167,17 @@ export class GamesService implements OnApplicationBootstrap {
     const tag = [raw.sha256, raw.publisher, raw.version, RENDER_VERSION, query.ply ?? 'final', options.size, options.coordinates, options.orientation ?? 'usual', format, ...(area ? [`area ${left},${top},${width},${height}`] : [])].join('\n');
     const etag = `"board-${createHash('sha256').update(tag).digest('hex').slice(0, 32)}"`;
     if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, etag)) return { etag, picture: null };
+    return { etag, picture: await this.pictures.get(etag, () => this.drawBoard(id, raw, query, options, format)) };
+  }
+
+  /** A board picture drawn anew (see {@link boardPicture}). */
+  private async drawBoard(
+    id: GameId,
+    raw: RawGame & { publisher: string; version: string },
+    query: BoardPictureQuery,
+    options: Parameters<typeof renderBoard>[3],
+    format: 'svg' | 'png',
+  ): Promise<string | Buffer> {
     const record = await this.replayed(id, raw);
     const analysis = record.analysis!;
     const ply = query.ply ?? analysis.replay.length;
@@ -169,7 +188,7 @@ export class GamesService implements OnApplicationBootstrap {
     const title = `Game ${id}${names ? ` (${names})` : ''}, ${record.family}: position after ply ${ply} of ${analysis.replay.length}`;
     const svg = renderBoard(record.family!, analysis, ply, options, title);
     if (svg === null) throw notIndexed(`game ${id}: ${raw.publisher} ${raw.version} does not give the position after ply ${ply}: re-index it`);
-    return { etag, picture: format === 'png' ? await this.analysis.png(svg) : svg };
+    return format === 'png' ? this.analysis.png(svg) : svg;
   }
 
   /** A game's bytes, when a plugin indexed it; 409 saying `why` it matters otherwise. */

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { ProblemException } from '../common/problem-codes.js';
 import { transformName } from '../formats/families/positions.js';
-import { encodeCursor, resolveSearch } from '../games/cursor.js';
+import { badCursor, checkedAsParameters, checkedInCursor, encodeCursor, readCursor, resolveSearch, shown } from '../games/cursor.js';
 import type { SearchFilters } from '../games/cursor.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
 import { gameFilters } from '../games/games.service.js';
@@ -10,9 +10,12 @@ import type { GameFilters } from '../games/game-view.js';
 import { DOTS_MAX_SIDE, FIRST, GO_MAX_SIDE, SECOND, firstMatch, patternCell, placements, readPattern } from '../formats/families/patterns.js';
 import type { BoardChanges, Pattern, PatternMatch, Placement } from '../formats/families/patterns.js';
 import type { PatternContinuationDto, PatternGamesPageDto } from './dto/pattern-answers.dto.js';
-import { PATTERN_ANCHORS, PATTERN_COLORS } from './dto/pattern-query.dto.js';
-import type { PatternAnchor, PatternColors, PatternSearchBody } from './dto/pattern-query.dto.js';
+import { PatternSearchBody } from './dto/pattern-query.dto.js';
+import type { PatternAnchor, PatternColors } from './dto/pattern-query.dto.js';
 import { PatternFilter } from './pattern-filter.js';
+import { AppConfig } from '../common/config.js';
+import { throwIfUnwanted, withDeadline } from '../common/client-gone.js';
+import { searchTimeout } from '../common/problem-codes.js';
 import { PatternsRepository } from './patterns.repository.js';
 
 /** As GET /games. */
@@ -73,22 +76,28 @@ export class PatternsService {
    */
   private readonly kept = new Map<string, KeptSearch>();
 
-  constructor(private readonly patterns: PatternsRepository) {}
+  constructor(
+    private readonly patterns: PatternsRepository,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
 
   async games(body: PatternSearchBody): Promise<PatternGamesPageDto> {
     const cursor = body.cursor === undefined ? undefined : decodePatternCursor(body.cursor);
     const sought = cursor?.sought ?? soughtOf(body);
     const pattern = patternOf(sought.rows);
     const limit = body.limit ?? DEFAULT_PAGE_SIZE;
-    const { filters, after } = resolveSearch({ ...searchFilters(body), family: sought.family, cursor: cursor?.games });
+    const { filters, after } = resolveSearch({ ...searchFilters(body), family: sought.family, cursor: cursor?.games }, PatternSearchBody);
     const repositoryFilters = gameFilters(filters);
-    fits(pattern, sought.family, repositoryFilters.boardWidth, repositoryFilters.boardHeight);
+    const fit = () => fits(pattern, sought.family, repositoryFilters.boardWidth, repositoryFilters.boardHeight);
+    // A cursor's pattern fitted its board size when it was written: one that does not is forged.
+    if (cursor === undefined) fit();
+    else checkedInCursor(fit);
 
     await this.refresh();
     const key = JSON.stringify([sought, Object.entries(filters).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b))]);
     let search = this.kept.get(key);
     if (!search || search.version !== this.filter.version || performance.now() - search.at > KEPT_MS) {
-      const found = await this.search(pattern, sought, repositoryFilters);
+      const found = await withDeadline(this.config.SEARCH_TIMEOUT_MS, () => searchTimeout(this.config.SEARCH_TIMEOUT_MS), () => this.search(pattern, sought, repositoryFilters));
       search = { at: performance.now(), version: this.filter.version, found, continuations: continuations(pattern, found) };
       this.keep(key, search);
     }
@@ -142,6 +151,7 @@ export class PatternsService {
         }
         if (unknown.length > 0) for (const board of await this.patterns.boards(unknown, repositoryFilters)) confirm(board);
         await yieldToLoop();
+        throwIfUnwanted();
       }
     }
     found.sort((a, b) => b.gameId - a.gameId);
@@ -254,28 +264,20 @@ function encodePatternCursor(sought: Sought, games: string): string {
   return Buffer.from(JSON.stringify({ v: 1, p: { f: sought.family, r: sought.rows, a: sought.anchor, c: sought.colors }, c: games })).toString('base64url');
 }
 
+/**
+ * A pattern search's cursor, checked whole (400 `request.bad_cursor` saying what is wrong): what it
+ * seeks as the body's `family`, `pattern`, `anchor` and `colors` are checked; its games cursor is checked by resolveSearch.
+ */
 function decodePatternCursor(cursor: string): { sought: Sought; games: string } {
-  const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
-  let decoded: { v?: unknown; p?: Record<string, unknown>; c?: unknown };
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof decoded;
-  } catch {
-    throw invalid();
-  }
-  const p = decoded?.p;
-  if (
-    decoded?.v !== 1 ||
-    typeof decoded.c !== 'string' ||
-    typeof p !== 'object' ||
-    p === null ||
-    (p.f !== 'go' && p.f !== 'dots') ||
-    !Array.isArray(p.r) ||
-    p.r.length > 64 ||
-    !p.r.every((row) => typeof row === 'string' && row.length <= 64) ||
-    !(PATTERN_ANCHORS as readonly unknown[]).includes(p.a) ||
-    !(PATTERN_COLORS as readonly unknown[]).includes(p.c)
-  ) {
-    throw invalid();
-  }
-  return { sought: { family: p.f, rows: p.r as string[], anchor: p.a as PatternAnchor, colors: p.c as PatternColors }, games: decoded.c };
+  const { p, c } = readCursor(cursor, ['p', 'c']);
+  if (typeof c !== 'string') throw badCursor(`its games cursor ("c") is ${shown(c)}, not text`);
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw badCursor(`its pattern search ("p") is ${shown(p)}, not a JSON object`);
+  const { f, r, a, c: colors, ...rest } = p as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) throw badCursor(`its pattern search holds ${shown(Object.keys(rest)[0])}, which no pattern search has`);
+  // A cursor always writes the anchor and the colours; each value is checked as the body's parameter is.
+  if (a === undefined || a === null || colors === undefined || colors === null) throw badCursor('its pattern search has no anchor ("a") or no colours ("c")');
+  const asked = checkedAsParameters(PatternSearchBody, { family: f, pattern: r, anchor: a, colors }, 'its pattern search');
+  const sought = checkedInCursor(() => soughtOf(asked));
+  checkedInCursor(() => patternOf(sought.rows));
+  return { sought, games: c };
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem-codes.js';
 import { FormatError } from '../core/errors.js';
 import { NO_MOVE, compose, groupTransforms, inverse, positionStride, transformName } from '../formats/families/positions.js';
@@ -6,16 +6,20 @@ import type { Transform } from '../formats/families/positions.js';
 import { queryPosition } from '../formats/families/position-query.js';
 import { readPositionMove } from '../formats/families/tracks.js';
 import type { Family } from '../formats/plugin.js';
-import { encodeCursor, resolveSearch } from '../games/cursor.js';
+import { badCursor, encodeCursor, readCursor, resolveSearch, shown } from '../games/cursor.js';
 import type { SearchFilters } from '../games/cursor.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
 import { InjectReads } from '../database/read-replicas.js';
 import type { Reads } from '../database/read-replicas.js';
 import { gameFilters } from '../games/games.service.js';
 import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
-import type { BoardPositionBody, GamePositionQuery, PositionFiltersQuery, SymmetryMode } from './dto/position-query.dto.js';
+import { PositionFiltersQuery, SYMMETRY_MODES } from './dto/position-query.dto.js';
+import type { BoardPositionBody, GamePositionQuery, SymmetryMode } from './dto/position-query.dto.js';
 import { bucketAt, keyTopAt } from './position-rows.js';
 import { PositionsRepository } from './positions.repository.js';
+import { AppConfig } from '../common/config.js';
+import { withDeadline } from '../common/client-gone.js';
+import { searchTimeout } from '../common/problem-codes.js';
 import type { PositionSought } from './positions.repository.js';
 
 /** As GET /games. */
@@ -43,30 +47,42 @@ interface Sought {
 @Injectable()
 export class PositionsService {
   /** Every read on a replica when there is one (DATABASE_REPLICA_URLS); a game it does not have yet is looked for on the primary. */
-  constructor(@InjectReads(PositionsRepository) private readonly positions: Reads<PositionsRepository>) {}
+  constructor(
+    @InjectReads(PositionsRepository) private readonly positions: Reads<PositionsRepository>,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
 
   async gamesOfGame(query: GamePositionQuery): Promise<PositionGamesPageDto> {
-    const cursor = query.cursor === undefined ? undefined : decodePositionCursor(query.cursor);
-    const sought = cursor?.sought ?? (await this.ofGame(query));
-    return this.games(sought, query, cursor?.games);
+    return this.bounded(async () => {
+      const cursor = query.cursor === undefined ? undefined : decodePositionCursor(query.cursor);
+      const sought = cursor?.sought ?? (await this.ofGame(query));
+      return this.games(sought, query, cursor?.games);
+    });
   }
 
   async gamesOfBoard(body: BoardPositionBody): Promise<PositionGamesPageDto> {
-    const cursor = body.cursor === undefined ? undefined : decodePositionCursor(body.cursor);
-    return this.games(cursor?.sought ?? ofBoard(body), body, cursor?.games);
+    return this.bounded(async () => {
+      const cursor = body.cursor === undefined ? undefined : decodePositionCursor(body.cursor);
+      return this.games(cursor?.sought ?? ofBoard(body), body, cursor?.games);
+    });
   }
 
   async explorerOfGame(query: GamePositionQuery): Promise<ExplorerDto> {
-    return this.explorer(await this.ofGame(query), query);
+    return this.bounded(async () => this.explorer(await this.ofGame(query), query));
   }
 
   async explorerOfBoard(body: BoardPositionBody): Promise<ExplorerDto> {
-    return this.explorer(ofBoard(body), body);
+    return this.bounded(() => this.explorer(ofBoard(body), body));
+  }
+
+  /** A search under SEARCH_TIMEOUT_MS: past it, 503 search.timeout, and its statements cancelled on a server. */
+  private bounded<T>(work: () => Promise<T>): Promise<T> {
+    return withDeadline(this.config.SEARCH_TIMEOUT_MS, () => searchTimeout(this.config.SEARCH_TIMEOUT_MS), work);
   }
 
   private async games(sought: Sought, query: PositionFiltersQuery, gamesCursor: string | undefined): Promise<PositionGamesPageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const { filters, after } = resolveSearch({ ...searchFilters(query), cursor: gamesCursor });
+    const { filters, after } = resolveSearch({ ...searchFilters(query), cursor: gamesCursor }, PositionFiltersQuery);
     const repositoryFilters = gameFilters(filters);
     const target = soughtRows(sought);
     const { hits, total } = await this.positions.read((positions) => positions.games(target, { ...repositoryFilters, pastId: after?.id }, limit + 1));
@@ -85,6 +101,8 @@ export class PositionsService {
   }
 
   private async explorer(sought: Sought, query: PositionFiltersQuery): Promise<ExplorerDto> {
+    // The explorer answers in one page: a cursor sent to it is not followed, but a forged one is refused as everywhere.
+    if (query.cursor !== undefined) resolveSearch({ cursor: decodePositionCursor(query.cursor).games }, PositionFiltersQuery);
     const { filters } = resolveSearch(searchFilters(query));
     const repositoryFilters = gameFilters(filters);
     const target = soughtRows(sought);
@@ -189,37 +207,31 @@ function encodePositionCursor(sought: Sought, games: string): string {
   return Buffer.from(JSON.stringify({ v: 1, p, c: games })).toString('base64url');
 }
 
+/** The families whose games are in the position index. */
+const POSITION_FAMILIES: readonly string[] = ['go', 'dots', 'checkers', 'peg-solitaire'];
+/** A board side in a cursor: 1 to 4 digits, as the `boardSize` filter takes it. */
+const MAX_SIDE = 9999;
+
+/** A position search's cursor, checked whole (400 `request.bad_cursor` saying what is wrong); its games cursor is checked by resolveSearch. */
 function decodePositionCursor(cursor: string): { sought: Sought; games: string } {
-  const invalid = () => new ProblemException(400, 'request.invalid', 'cursor is not valid: pass the "next" value of a previous page unchanged');
-  let decoded: { v?: unknown; p?: Record<string, unknown>; c?: unknown };
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof decoded;
-  } catch {
-    throw invalid();
-  }
-  const p = decoded?.p;
+  const { p, c } = readCursor(cursor, ['p', 'c']);
+  if (typeof c !== 'string') throw badCursor(`its games cursor ("c") is ${shown(c)}, not text`);
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw badCursor(`its position ("p") is ${shown(p)}, not a JSON object`);
+  const { f, w, h, k, t, g, s, ...rest } = p as Record<string, unknown>;
   const isTransform = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 7;
-  if (
-    decoded?.v !== 1 ||
-    typeof decoded.c !== 'string' ||
-    typeof p !== 'object' ||
-    p === null ||
-    !['go', 'dots', 'checkers', 'peg-solitaire'].includes(p.f as string) ||
-    !Number.isInteger(p.w) ||
-    !Number.isInteger(p.h) ||
-    (p.w as number) < 1 ||
-    (p.h as number) < 1 ||
-    typeof p.k !== 'string' ||
-    !/^[0-9a-f]{16}$/.test(p.k) ||
-    !isTransform(p.t) ||
-    !Array.isArray(p.g) ||
-    !p.g.every(isTransform) ||
-    (p.s !== 'all' && p.s !== 'none')
-  ) {
-    throw invalid();
-  }
+  const isSide = (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_SIDE;
+  const wrong =
+    Object.keys(rest).length > 0 ? `it holds ${shown(Object.keys(rest)[0])}, which no position has`
+    : !POSITION_FAMILIES.includes(f as string) ? `its family is ${shown(f)}, not one of ${POSITION_FAMILIES.join(', ')}`
+    : !isSide(w) || !isSide(h) ? `its board is ${shown(w)} by ${shown(h)}, not two sides of 1 to ${MAX_SIDE}`
+    : typeof k !== 'string' || !/^[0-9a-f]{16}$/.test(k) ? `its key is ${shown(k)}, not 16 hexadecimal digits`
+    : !isTransform(t) ? `its transform is ${shown(t)}, not 0 to 7`
+    : !Array.isArray(g) || g.length < 1 || g.length > 8 || !g.every(isTransform) || new Set(g).size !== g.length ? `its symmetries are ${shown(g)}, not 1 to 8 different transforms 0 to 7`
+    : !(SYMMETRY_MODES as readonly unknown[]).includes(s) ? `its symmetry is ${shown(s)}, not one of ${SYMMETRY_MODES.join(', ')}`
+    : undefined;
+  if (wrong !== undefined) throw badCursor(`its position: ${wrong}`);
   return {
-    sought: { family: p.f as Family, width: p.w as number, height: p.h as number, key: Buffer.from(p.k, 'hex'), transform: p.t as Transform, group: p.g as Transform[], symmetry: p.s },
-    games: decoded.c,
+    sought: { family: f as Family, width: w as number, height: h as number, key: Buffer.from(k as string, 'hex'), transform: t as Transform, group: g as Transform[], symmetry: s as SymmetryMode },
+    games: c,
   };
 }

@@ -18,4 +18,4 @@ SELECT id, account, name, scopes, secret_sha256, created_at, expires_at, revoked
 UPDATE tokens SET last_used_at = now() WHERE id = $1;
 
 -- AccountsRepository.revokeToken
-UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id;
+WITH revoked AS (UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id) SELECT id FROM revoked;

@@ -16,6 +16,9 @@ import type { UploadDto } from './dto/upload.dto.js';
 import { UploadsRepository } from './uploads.repository.js';
 import type { NewUploadGame, UploadView, WithinUpload } from './uploads.repository.js';
 
+/** Storing a file is a write: its analyses go first (src/analysis/analysis-pool.ts). */
+const WRITE = { lane: 'write' } as const;
+
 /**
  * Games of a collection read in one analysis task (about a second of Go games): one message each way
  * for the lot, so the thread seldom waits for this thread, busy writing the file before, to hand it
@@ -119,7 +122,7 @@ export class UploadsService {
   async read(checked: CheckedUpload): Promise<ReadUpload> {
     const { file, filename } = checked;
     const whole = { bytes: file.bytes, mediaType: file.mediaType, filename: filename ?? undefined };
-    const found = await this.analysis.split(whole, checked.format);
+    const found = await this.analysis.split(whole, checked.format, WRITE);
     const { slices, format } = found;
     this.checkCount(slices.length);
     const hashes = slices.map(({ start, end }) => sha256Hex(file.bytes.subarray(start, end)));
@@ -131,7 +134,7 @@ export class UploadsService {
     };
     if (slices.length === 1) {
       try {
-        keep(0, await this.analysis.read(gameFile(0), format, { withReplay: false }));
+        keep(0, await this.analysis.read(gameFile(0), format, { ...WRITE, withReplay: false }));
       } catch (error) {
         const twin = error instanceof FormatError ? (await this.games.idsBySha256(hashes)).get(hashes[0]) : undefined;
         if (twin === undefined) throw error;
@@ -145,7 +148,7 @@ export class UploadsService {
         const first = next;
         const batch = Array.from({ length: Math.min(READ_BATCH, slices.length - first) }, (_, at) => first + at);
         next += batch.length;
-        const readings = await this.analysis.readMany(batch.map(gameFile), format);
+        const readings = await this.analysis.readMany(batch.map(gameFile), format, WRITE);
         readings.forEach((reading, at) => {
           const index = batch[at];
           const { start, end } = slices[index];

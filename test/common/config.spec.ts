@@ -1,4 +1,6 @@
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/common/config.js';
 
 describe('loadConfig', () => {
@@ -99,7 +101,7 @@ describe('the Dots server settings', () => {
   it('default to port 7777 on every interface, with the bridge at /dots/ws', () => {
     const config = loadConfig({});
     expect([config.DOTS_PORT, config.DOTS_HOST, config.DOTS_WS_PATH]).toEqual([7777, '0.0.0.0', '/dots/ws']);
-    expect([config.DOTS_IDLE_TIMEOUT_MS, config.DOTS_MAX_LINE, config.DOTS_SCRYPT_COST]).toEqual([300_000, 256, 16_384]);
+    expect([config.DOTS_IDLE_TIMEOUT_MS, config.DOTS_MAX_LINE, config.DOTS_SCRYPT_COST]).toEqual([300_000, 256, 131_072]);
   });
 
   it('turn off with port 0 and the path "off"', () => {
@@ -119,5 +121,113 @@ describe('the Dots server settings', () => {
   ])('refuse %s=%s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+});
+
+describe('CORS_ORIGINS', () => {
+  it('lists no origin by default: CORS is off', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+  });
+
+  it('reads origins separated by commas, blanks ignored', () => {
+    expect(loadConfig({ CORS_ORIGINS: ' https://club.example ,http://localhost:5173,, https://[::1]:8443' }).corsOrigins).toEqual([
+      'https://club.example',
+      'http://localhost:5173',
+      'https://[::1]:8443',
+    ]);
+  });
+
+  it.each([
+    ['https://club.example/', 'https://club.example'],
+    ['https://club.example/games', 'https://club.example'],
+    ['https://Club.Example', 'https://club.example'],
+    ['https://club.example:443', 'https://club.example'],
+    ['https://user@club.example', 'https://club.example'],
+    ['club.example', undefined],
+    ['*', undefined],
+    ['null', undefined],
+    ['ftp://club.example', undefined],
+    ['file:///srv/page.html', undefined],
+  ])('refuses %s, naming the setting (and the origin meant, when there is one)', (value, meant) => {
+    const refusal = () => loadConfig({ CORS_ORIGINS: `https://ok.example,${value}` });
+    expect(refusal).toThrow(ConfigError);
+    expect(refusal).toThrow(/CORS_ORIGINS: each must be an origin/);
+    if (meant !== undefined) expect(refusal).toThrow(`(${meant}?)`);
+  });
+
+  it('refuses a value that names no origin at all', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: ' , ' })).toThrow(/CORS_ORIGINS: is set but names no origin/);
+  });
+});
+
+describe('the Dots server access limits', () => {
+  const pem = (name: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tabula-config-'));
+    const path = join(dir, name);
+    writeFileSync(path, 'not checked here, only read\n');
+    return path;
+  };
+
+  it('default to 8-character passwords, back-off from 0.5 s to 30 s, 10 REGs an hour, 32 connections an address, a 30 s login and scrypt N = 2^17', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      DOTS_MIN_PASSWORD: 8,
+      DOTS_LOGIN_BACKOFF_MS: 500,
+      DOTS_LOGIN_BACKOFF_MAX_MS: 30_000,
+      DOTS_LOGIN_FAILURE_MEMORY_MS: 900_000,
+      DOTS_REGISTRATIONS_PER_ADDRESS: 10,
+      DOTS_REGISTRATION_WINDOW_MS: 3_600_000,
+      DOTS_MAX_CONNECTIONS_PER_ADDRESS: 32,
+      DOTS_LOGIN_TIMEOUT_MS: 30_000,
+      DOTS_SCRYPT_COST: 2 ** 17,
+      DOTS_TLS_CERT: '',
+      DOTS_TLS_KEY: '',
+    });
+    expect(config.dotsWsOrigins).toEqual([]);
+  });
+
+  it('keep the per-address cap within DOTS_MAX_CONNECTIONS: unset it follows a smaller one, set above it stops the boot', () => {
+    expect(loadConfig({ DOTS_MAX_CONNECTIONS: '60' }).DOTS_MAX_CONNECTIONS_PER_ADDRESS).toBe(32);
+    expect(loadConfig({ DOTS_MAX_CONNECTIONS: '2' }).DOTS_MAX_CONNECTIONS_PER_ADDRESS).toBe(2);
+    expect(loadConfig({ DOTS_MAX_CONNECTIONS: '60', DOTS_MAX_CONNECTIONS_PER_ADDRESS: '5' }).DOTS_MAX_CONNECTIONS_PER_ADDRESS).toBe(5);
+    expect(() => loadConfig({ DOTS_MAX_CONNECTIONS: '60', DOTS_MAX_CONNECTIONS_PER_ADDRESS: '61' })).toThrow(/DOTS_MAX_CONNECTIONS_PER_ADDRESS: must be at most DOTS_MAX_CONNECTIONS \(60\)/);
+  });
+
+  it('read the WebSocket origins as a list of origins or *', () => {
+    expect(loadConfig({ DOTS_WS_ORIGINS: 'https://play.example, http://localhost:5173' }).dotsWsOrigins).toEqual(['https://play.example', 'http://localhost:5173']);
+    expect(loadConfig({ DOTS_WS_ORIGINS: '*' }).dotsWsOrigins).toEqual(['*']);
+  });
+
+  it('take TLS from a readable certificate and key, both given', () => {
+    const cert = pem('cert.pem');
+    const key = pem('key.pem');
+    expect(loadConfig({ DOTS_TLS_CERT: cert, DOTS_TLS_KEY: key })).toMatchObject({ DOTS_TLS_CERT: cert, DOTS_TLS_KEY: key });
+    expect(() => loadConfig({ DOTS_TLS_CERT: cert })).toThrow(/DOTS_TLS_KEY: TLS needs both/);
+    expect(() => loadConfig({ DOTS_TLS_KEY: key })).toThrow(/DOTS_TLS_CERT: TLS needs both/);
+    expect(() => loadConfig({ DOTS_TLS_CERT: cert, DOTS_TLS_KEY: `${key}.missing` })).toThrow(/DOTS_TLS_KEY: cannot read the file/);
+  });
+
+  it.each([
+    ['DOTS_MIN_PASSWORD', '7'],
+    ['DOTS_MIN_PASSWORD', '129'],
+    ['DOTS_LOGIN_BACKOFF_MS', '0'],
+    ['DOTS_LOGIN_BACKOFF_MAX_MS', '400'],
+    ['DOTS_LOGIN_FAILURE_MEMORY_MS', '1000'],
+    ['DOTS_REGISTRATIONS_PER_ADDRESS', '0'],
+    ['DOTS_REGISTRATION_WINDOW_MS', 'hourly'],
+    ['DOTS_MAX_CONNECTIONS_PER_ADDRESS', '0'],
+    ['DOTS_LOGIN_TIMEOUT_MS', '999'],
+    ['DOTS_WS_ORIGINS', 'play.example'],
+    ['DOTS_WS_ORIGINS', 'https://play.example/'],
+    ['DOTS_WS_ORIGINS', ' , '],
+  ])('refuse %s=%s, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('refuse a back-off cap under its start, and failures forgotten before the cap', () => {
+    expect(() => loadConfig({ DOTS_LOGIN_BACKOFF_MS: '5000', DOTS_LOGIN_BACKOFF_MAX_MS: '2000' })).toThrow(/DOTS_LOGIN_BACKOFF_MAX_MS: must be at least DOTS_LOGIN_BACKOFF_MS/);
+    expect(() => loadConfig({ DOTS_LOGIN_BACKOFF_MAX_MS: '600000', DOTS_LOGIN_FAILURE_MEMORY_MS: '300000' })).toThrow(/DOTS_LOGIN_FAILURE_MEMORY_MS: must be at least/);
   });
 });
