@@ -5,6 +5,7 @@ import { run as cluster } from './cluster.js';
 import { run as dots } from './dots.js';
 import { run as dotsServer } from './dots-server.js';
 import { run as exportGames } from './export.js';
+import { run as fair } from './fair.js';
 import { run as go } from './go.js';
 import { run as identity } from './identity.js';
 import { run as imports } from './imports.js';
@@ -44,6 +45,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   search,
   storage,
   load,
+  fair,
   migration,
   cluster,
   tokens,
