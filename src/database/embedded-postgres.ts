@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, closeSync, cpSync, existsSync, fsyncSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { once } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { PGlite } from '@electric-sql/pglite';
 import { workerFile } from '../common/worker-file.js';
+import { builtTemplate, initdb } from './pgdata-template.js';
 import type { EmbeddedPanic, EmbeddedReply, EmbeddedRequest, EmbeddedStart, EmbeddedThreadData } from './embedded-postgres-messages.js';
 
 /** What the embedded database is going through when it cannot serve: why it stopped, since when, how restarting goes. */
@@ -253,8 +251,6 @@ export class EmbeddedPostgres {
   }
 }
 
-const run = promisify(execFile);
-
 /**
  * The thread's first message, which says whether the database started; rejects when the thread fails
  * or ends first. Its listeners are removed once it settles (those of the running thread take over).
@@ -274,9 +270,10 @@ async function startMessageOf(thread: Worker): Promise<EmbeddedStart> {
 }
 
 /**
- * Creates a new data directory (initdb) in a short-lived child process, then fsyncs its files.
- * In this process, initdb's WebAssembly instance would leave ~300 MB resident for the process's
- * lifetime (WebAssembly memory never shrinks, and closing PGlite does not give it back).
+ * Creates a new data directory — a copy of the build's empty one (src/database/pgdata-template.ts),
+ * or else by initdb in a short-lived child process — then fsyncs its files. In this process,
+ * initdb's WebAssembly instance would leave ~300 MB resident for the process's lifetime
+ * (WebAssembly memory never shrinks, and closing PGlite does not give it back).
  * It is built beside `location` and renamed into place, so an interrupted start leaves no
  * half-made data directory behind (the next start builds it again).
  */
@@ -286,12 +283,14 @@ async function initializeDataDirectory(location: string): Promise<void> {
   }
   const building = `${location}.initdb`;
   rmSync(building, { recursive: true, force: true });
-  mkdirSync(building, { recursive: true });
-  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const script = `const { PGlite } = require(${JSON.stringify(pglite)});
-PGlite.create(process.argv[1]).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1); });`;
+  mkdirSync(dirname(building), { recursive: true });
+  const template = builtTemplate();
   try {
-    await run(process.execPath, ['-e', script, building], { maxBuffer: 16 * 1024 * 1024 });
+    if (template) cpSync(template, building, { recursive: true });
+    else {
+      mkdirSync(building);
+      await initdb(building);
+    }
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
     throw new Error(`could not initialise the embedded database in ${location}${stderr ? `: ${stderr}` : ''}`, { cause: error });
