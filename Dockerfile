@@ -21,7 +21,7 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 # A font for the text of PNG board pictures (coordinates, captions).
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
-# glibc malloc keeps its trim threshold fixed (as npm start does; README, Configuration): 28-50 MB less resident when idle in npm run bench rss.
+# glibc malloc keeps its trim threshold fixed (as npm start does; docs/configuration.md): 28-50 MB less resident when idle in npm run bench rss.
 # Closed by default: without API_KEYS the image refuses to start, unless OPEN_ARCHIVE=true says so on purpose.
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data MALLOC_TRIM_THRESHOLD_=131072 OPEN_ARCHIVE=false
 WORKDIR /app

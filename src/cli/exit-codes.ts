@@ -1,5 +1,5 @@
 /**
- * The exit statuses of `tabula`, as the README lists them. A script can tell "some files were
+ * The exit statuses of `tabula`, as docs/cli.md lists them. A script can tell "some files were
  * refused" (the rest went in) from "nothing could be done".
  */
 export const EXIT = {

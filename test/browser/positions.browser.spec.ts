@@ -69,7 +69,7 @@ describeIfThere('the position page in Chromium', chromiumThere, () => {
   let draughts = { games: 0, fromStart: 0 };
   // The one refusal a test asks for, which Chromium reports on its console.
   let refusalAsked = false;
-  /** The search the Go test made: the README's picture shows it again. */
+  /** The search the Go test made: docs/viewer.md's picture shows it again. */
   let goSearch = '';
 
   /** The game's id (the first game's, for a collection). */

@@ -15,7 +15,7 @@ import { turnedGoSgf } from '../support/positions/turned-sgf.js';
  * picker, a player's page, a phone-sized screen; no console error or uncaught exception anywhere.
  * Screenshots go to test/artifacts/. Without Chromium the suite is skipped, saying so, unless
  * TABULA_REQUIRE_BROWSER=1 (CI), which makes that a failure. TABULA_README_PICTURES=1 also writes
- * docs/images/viewer.png and docs/images/board.svg, the README's pictures.
+ * docs/images/viewer.png and docs/images/board.svg, the pictures of the README and docs/viewer.md.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
@@ -23,7 +23,7 @@ const fixturePath = (path: string): string => new URL(`../${path}`, import.meta.
 const fixture = (path: string): Buffer => readFileSync(fixturePath(path));
 // A 19×19 game in the Fox client's shape with Chinese names, written for the tests (test/fixtures/written/fox-like).
 const FOX_LIKE = 'fixtures/written/fox-like/hundredths-650.sgf';
-// The README's board picture shows a Fox game of the shared real data (TABULA_REALDATA) in its middle game.
+// docs/viewer.md's board picture shows a Fox game of the shared real data (TABULA_REALDATA) in its middle game.
 const FOX_PICTURE = inShared(FOX_GAMES, 'fox-001.sgf');
 
 function needViewer(): void {

@@ -1,4 +1,4 @@
-"""The README's Python client calls, run by test/client/python-client.spec.ts against a test archive.
+"""The Python client calls of docs/api.md, run by test/client/python-client.spec.ts against a test archive.
 
 Arguments: the archive's base URL, an API key it accepts, a game file, a player of that game, and a
 second game file sent as a raw body. Prints one JSON line (the game's id, media type and size, the

@@ -8,8 +8,8 @@ import { describeIfThere } from '../support/optional.js';
 import type { Requirement } from '../support/optional.js';
 
 /**
- * The Python client the README shows: openapi-python-client 0.29 generates it from openapi/openapi.json
- * with openapi/openapi-python-client.yaml, printing no warning, and the README's calls
+ * The Python client docs/api.md shows: openapi-python-client 0.29 generates it from openapi/openapi.json
+ * with openapi/openapi-python-client.yaml, printing no warning, and its calls
  * (test/client/python-client-check.py) upload a GNU Go game to an archive, find it and get its bytes back.
  *
  * The generator is TABULA_OPENAPI_PYTHON_CLIENT, else .venv-openapi-python-client/bin/openapi-python-client
