@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import pg from 'pg';
-import { memoryOf, percentile, serveArchive, ServedArchive, sleep, withScratchDatabase } from './served.js';
+import { memoryOf, percentile, redacted, serveArchive, ServedArchive, sleep, unreachable, withScratchDatabase } from './served.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
 /**
  * Fair under load: does one club's trickle of uploads still get through while anonymous clients
@@ -52,17 +52,7 @@ const SGF_TYPE = 'application/x-go-sgf';
 const SIDE = 19;
 const LETTERS = 'abcdefghijklmnopqrs';
 
-/** mulberry32: a small seeded generator, so every run plays the same games. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 function neighbours(point: number): number[] {
   const x = point % SIDE;
@@ -343,26 +333,6 @@ function startSettings(): Record<string, string> {
       .filter((pair) => pair.includes('='))
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   );
-}
-
-/** Why the server cannot be used, or undefined when it answers. */
-async function unreachable(serverUrl: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-function redacted(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password !== '') parsed.password = '***';
-  return parsed.toString();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from '../src/app.factory.js';
 import { loadConfig } from '../src/common/config.js';
@@ -100,4 +101,24 @@ export async function startInProcess(settings: Record<string, string>): Promise<
   const app = await createApp(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', RATE_LIMIT_EXEMPT_LOOPBACK: 'true', DOTS_PORT: '0', ...settings }));
   await app.listen(0, '127.0.0.1');
   return { app, baseUrl: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
+}
+
+/** Why the server cannot be used, or undefined when it answers. */
+export async function unreachable(serverUrl: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export function redacted(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
 }

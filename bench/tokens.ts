@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
-import pg from 'pg';
 import { AccountsRepository } from '../src/accounts/accounts.repository.js';
 import { Credentials } from '../src/accounts/credentials.js';
 import { AppConfig, loadConfig } from '../src/common/config.js';
-import { percentile, startInProcess, withScratchDatabase } from './served.js';
+import { percentile, redacted, startInProcess, unreachable, withScratchDatabase } from './served.js';
 
 /**
  * What a database token costs a request (goal: its check ≤ 0.2 ms at the median, a cached hash
@@ -50,25 +49,6 @@ export async function run(): Promise<void> {
   await withScratchDatabase(serverUrl, 'tabula_bench_tokens', (url) => benchTokens('PostgreSQL server', { DATABASE_URL: url }));
 }
 
-/** Why the server cannot be used, or undefined when it answers. */
-async function unreachable(serverUrl: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-function redacted(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password !== '') parsed.password = '***';
-  return parsed.toString();
-}
 
 /** Times per column, in ms. */
 type Columns<K extends string> = Record<K, number[]>;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { AuditEntryDto } from '../../src/accounts/dto/audit.dto.js';
 import { startArchive } from '../support/archive-harness.js';
 import type { TestArchive } from '../support/archive-harness.js';
 import { createScratchDatabase } from '../support/scratch-database.js';
@@ -27,15 +28,7 @@ interface Token {
   readonly token: string;
 }
 
-interface AuditEntry {
-  readonly id: number;
-  readonly account: string | null;
-  readonly tokenId: string | null;
-  readonly action: string;
-  readonly target: string | null;
-  readonly status: number;
-  readonly requestId: string | null;
-}
+type AuditEntry = AuditEntryDto;
 
 function call(baseUrl: string, method: string, path: string, token?: string, body?: Buffer | object): Promise<Response> {
   const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };

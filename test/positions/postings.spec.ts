@@ -1,17 +1,8 @@
 import { MERGE_FANOUT, POSTING_BITS, bucketOfPosting, decodeRow, encodeRows, gameOfPosting, gamesInRow, mergeSteps, nextMerge, postingsInRow, postingsOf, shiftFor, sortedDistinct, tierOf, wordsOf } from '../../src/positions/postings.js';
 import type { PlannedRun } from '../../src/positions/postings.js';
+import { seededRandom } from '../support/seeded-random.js';
 
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 /** The (bucket, game) pairs of postings, in their order. */
 const pairsOf = (postings: BigUint64Array) => {
