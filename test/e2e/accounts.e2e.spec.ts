@@ -107,6 +107,13 @@ describe('accounts: two clubs and an admin on one archive', () => {
     expect(ofB.items).toEqual([]);
     const bad = await call(base, 'GET', '/games?owner=Club%20A');
     expect(bad.status).toBe(400);
+    // Every route that takes the search filters takes this one: exports and position searches.
+    const exported = await (await call(base, 'GET', '/games/export?owner=club-a')).text();
+    expect(exported.trim().split('\n').map((line) => (JSON.parse(line) as { id?: number }).id)).toEqual([gameOfA]);
+    const reaching = async (owner: string) =>
+      ((await (await call(base, 'GET', `/positions/games?game=${gameOfA}&ply=0&owner=${owner}`)).json()) as { items: { id: number }[] }).items.map((item) => item.id);
+    expect(await reaching('club-a')).toEqual([gameOfA]);
+    expect(await reaching('club-b')).toEqual([]);
   });
 
   it("refuses club B's delete and re-index of club A's game with 403, and the audit trail records both", async () => {
