@@ -14,6 +14,7 @@ import { guardHttpServer, rateLimits } from './common/http-guards.js';
 import { Credentials } from './accounts/credentials.js';
 import { callerOf } from './accounts/caller.js';
 import { readCredentials } from './accounts/credentials.middleware.js';
+import { AuditedRoutes } from './accounts/audited-routes.js';
 import { accessLog, createLogger, NestPinoLogger } from './common/logging.js';
 import { ProblemDetailsFilter } from './common/problem-details.filter.js';
 import { refuseControlCharacters } from './common/text-parameters.middleware.js';
@@ -51,6 +52,8 @@ export async function createApp(config: AppConfig, options: { preview?: boolean 
   if (config.corsOrigins.length > 0) app.enableCors(crossOriginPolicy(config.corsOrigins));
   app.use(watchClients);
   app.use(readCredentials(app.get(Credentials)));
+  // Writes are recorded from here, refused by the limits or not.
+  app.use(app.get(AuditedRoutes).follow());
   // Counted in the database on a PostgreSQL server (every node shares it), in memory on the embedded one (one process).
   app.use(rateLimits(config, (request) => callerOf(request).tokenId, config.DATABASE_URL ? app.get(DataSource) : undefined));
   app.use(refuseControlCharacters);

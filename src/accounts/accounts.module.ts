@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { AuditedRoutes } from './audited-routes.js';
 import { AccessGuard } from './access.guard.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { AuditRepository } from './audit.repository.js';
@@ -11,8 +12,9 @@ import { TokensService } from './tokens.service.js';
 /** Accounts, tokens, the audit trail, and the guard that decides every route's access. */
 @Global()
 @Module({
+  imports: [DiscoveryModule],
   controllers: [TokensController],
-  providers: [AccountsRepository, AuditRepository, AuditTrail, Credentials, TokensService, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [Credentials, AuditTrail],
+  providers: [AccountsRepository, AuditRepository, AuditTrail, AuditedRoutes, Credentials, TokensService, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [Credentials, AuditTrail, AuditedRoutes],
 })
 export class AccountsModule {}

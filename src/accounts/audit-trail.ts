@@ -6,6 +6,14 @@ import type { Caller } from './caller.js';
 
 const TARGET = 'tabula.auditTarget';
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Names what a write acted on (a new game's, upload's, import's or token's id) for its audit entry. */
 export function setAuditTarget(response: Response, target: string | number): void {
   response.locals[TARGET] = String(target);
@@ -23,11 +31,15 @@ export class AuditTrail implements BeforeApplicationShutdown {
 
   constructor(private readonly audit: AuditRepository) {}
 
-  /** Records the request's outcome as `action` once its answer is sent. */
-  follow(request: Request, response: Response, action: string, caller: Caller): void {
+  /**
+   * Records the request's outcome as `action` once its answer is sent, by the caller its credential
+   * names then; `pathId` is the route's `{id}` as the path holds it (the request may never reach it).
+   */
+  follow(request: Request, response: Response, action: string, callerNow: () => Caller, pathId?: string): void {
     response.once('close', () => {
+      const caller = callerNow();
       const location = response.getHeader('location');
-      const routeId = request.params?.id as string | undefined;
+      const routeId = (request.params?.id as string | undefined) ?? (pathId === undefined ? undefined : safeDecode(pathId));
       const target =
         (response.locals[TARGET] as string | undefined) ?? routeId ?? (typeof location === 'string' ? location.slice(location.lastIndexOf('/') + 1) : null);
       void this.record({

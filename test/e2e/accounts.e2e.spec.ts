@@ -245,6 +245,29 @@ describe('accounts: two clubs and an admin on one archive', () => {
   });
 });
 
+describe('accounts: a write the rate limits refuse', () => {
+  let archive: TestArchive;
+  beforeAll(async () => {
+    archive = await startArchive({ API_KEYS: ADMIN_KEY, RATE_LIMIT_EXEMPT_LOOPBACK: 'false', RATE_LIMIT_KEY_WRITES_PER_MINUTE: '2' });
+  });
+  afterAll(async () => {
+    await archive?.close();
+  });
+
+  it('is in the audit trail with its 429, its account and its token', async () => {
+    // The admin's token creation is the key's first write, the club's upload its own first.
+    const club = await makeToken(archive.baseUrl, 'club-a', ['games:write', 'games:delete']);
+    expect((await call(archive.baseUrl, 'POST', '/games', club.token, sgf('Limited 1'))).status).toBe(201);
+    expect((await call(archive.baseUrl, 'POST', '/games', club.token, sgf('Limited 2'))).status).toBe(201);
+    const refused = await call(archive.baseUrl, 'POST', '/games', club.token, sgf('Limited 3'));
+    expect(refused.status).toBe(429);
+    const deletion = await call(archive.baseUrl, 'DELETE', '/games/1', club.token);
+    expect(deletion.status).toBe(429);
+    expect(await auditOf(archive.baseUrl, refused.headers.get('x-request-id')!)).toMatchObject({ account: 'club-a', tokenId: String(club.id), action: 'game.upload', status: 429 });
+    expect(await auditOf(archive.baseUrl, deletion.headers.get('x-request-id')!)).toMatchObject({ account: 'club-a', action: 'game.delete', target: '1', status: 429 });
+  });
+});
+
 describe('accounts: PUBLIC_READS=false', () => {
   let archive: TestArchive;
   beforeAll(async () => {
