@@ -5,7 +5,7 @@
 SELECT id FROM uploads WHERE sha256 = decode($1, 'hex');
 
 -- UploadsRepository.findById
-SELECT id, encode(sha256, 'hex') AS sha256, size, media_type, filename, publisher, version, uploaded_at FROM uploads WHERE id = $1;
+SELECT id, encode(sha256, 'hex') AS sha256, size, media_type, filename, publisher, version, owner, uploaded_at FROM uploads WHERE id = $1;
 
 SELECT position, start_offset, end_offset, outcome, game_id FROM upload_games WHERE upload_id = $1 ORDER BY position;
 

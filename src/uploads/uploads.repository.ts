@@ -22,6 +22,8 @@ export interface UploadView {
   readonly filename: string | null;
   readonly publisher: string | null;
   readonly version: string | null;
+  /** The account that published the file (src/accounts); null for none. */
+  readonly owner: string | null;
   readonly uploadedAt: Date;
   readonly games: readonly UploadGameView[];
 }
@@ -65,6 +67,7 @@ interface UploadRow {
   filename: string | null;
   publisher: string | null;
   version: string | null;
+  owner: string | null;
   uploaded_at: Date;
 }
 
@@ -96,7 +99,7 @@ export class UploadsRepository {
   @GenerateSql({ params: [EXAMPLE.upload] })
   async findById(id: string): Promise<UploadView | undefined> {
     const rows: UploadRow[] = await this.dataSource.query(
-      `SELECT id, encode(sha256, 'hex') AS sha256, size, media_type, filename, publisher, version, uploaded_at FROM uploads WHERE id = $1`,
+      `SELECT id, encode(sha256, 'hex') AS sha256, size, media_type, filename, publisher, version, owner, uploaded_at FROM uploads WHERE id = $1`,
       [id],
     );
     if (rows.length === 0) return undefined;
@@ -111,6 +114,7 @@ export class UploadsRepository {
       size: row.size,
       mediaType: row.media_type,
       filename: row.filename,
+      owner: row.owner,
       publisher: row.publisher,
       version: row.version,
       uploadedAt: row.uploaded_at,

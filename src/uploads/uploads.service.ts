@@ -203,6 +203,7 @@ function toUploadDto(view: UploadView): UploadDto {
     filename: view.filename,
     publisher: view.publisher,
     version: view.version,
+    owner: view.owner,
     uploadedAt: view.uploadedAt.toISOString(),
     games: view.games.map((game) => ({ ...game, sameAs: [] })),
   };

@@ -116,6 +116,19 @@ describe('accounts: two clubs and an admin on one archive', () => {
     expect(await reaching('club-b')).toEqual([]);
   });
 
+  it('records the owner of a kept file and of each of its games', async () => {
+    const collection = Buffer.concat([sgf('Collection one'), sgf('Collection two')]);
+    const answer = await call(base, 'POST', '/uploads', clubB.token, collection);
+    expect(answer.status).toBe(201);
+    const upload = (await answer.json()) as { owner: string | null; games: { gameId: number }[] };
+    expect(upload.owner).toBe('club-b');
+    expect(upload.games).toHaveLength(2);
+    for (const { gameId } of upload.games) {
+      expect(((await (await call(base, 'GET', `/games/${gameId}`)).json()) as { owner: string | null }).owner).toBe('club-b');
+      expect((await call(base, 'DELETE', `/games/${gameId}`, clubB.token)).status).toBe(204);
+    }
+  });
+
   it("refuses club B's delete and re-index of club A's game with 403, and the audit trail records both", async () => {
     const deletion = await call(base, 'DELETE', `/games/${gameOfA}`, clubB.token);
     expect(deletion.status).toBe(403);

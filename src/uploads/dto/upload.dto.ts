@@ -44,6 +44,9 @@ export class UploadDto {
   mediaType: string;
   @ApiProperty({ type: String, nullable: true })
   filename: string | null;
+  /** The account that published the file, and so owns its games; null for none. */
+  @ApiProperty({ type: String, nullable: true })
+  owner: string | null;
   /** The format that found the games, when a plugin did. */
   @ApiProperty({ type: String, nullable: true })
   publisher: string | null;
