@@ -48,6 +48,14 @@ async function upload(baseUrl: string, text: string): Promise<Response> {
       ids.push(((await answer.json()) as { id: number }).id);
     }
 
+    // Each upload's audit entry is written after its answer: a write of its own, done before the disk fills.
+    for (let tries = 0; ; tries++) {
+      const audit = (await (await within(`${baseUrl}/audit?action=game.upload`)).json()) as { items: unknown[] };
+      if (audit.items.length === 3) break;
+      if (tries > 100) throw new Error(`the uploads' audit entries were not written: ${JSON.stringify(audit)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
     writeFileSync(full, '');
     // A delete writes no new data pages, only WAL at its commit: where PostgreSQL PANICs.
     const removal = await within(`${baseUrl}/games/${ids[0]}`, { method: 'DELETE' });
