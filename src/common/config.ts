@@ -403,38 +403,24 @@ export class AppConfig {
   CORS_ORIGINS?: string;
 
   get apiKeys(): readonly string[] {
-    return (this.API_KEYS ?? '')
-      .split(',')
-      .map((key) => key.trim())
-      .filter((key) => key.length > 0);
+    return commaList(this.API_KEYS);
   }
 
   get replicaUrls(): readonly string[] {
-    return (this.DATABASE_REPLICA_URLS ?? '')
-      .split(',')
-      .map((url) => url.trim())
-      .filter((url) => url.length > 0);
+    return commaList(this.DATABASE_REPLICA_URLS);
   }
 
   get formatPluginModules(): readonly string[] {
-    return (this.FORMAT_PLUGIN_MODULES ?? '')
-      .split(',')
-      .map((path) => path.trim())
-      .filter((path) => path.length > 0);
+    return commaList(this.FORMAT_PLUGIN_MODULES);
   }
 
   get corsOrigins(): readonly string[] {
-    return (this.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter((origin) => origin.length > 0);
+    return commaList(this.CORS_ORIGINS);
   }
 
   /** DOTS_WS_ORIGINS as a list (`*` for any). */
   get dotsWsOrigins(): readonly string[] {
-    return this.DOTS_WS_ORIGINS.split(',')
-      .map((origin) => origin.trim())
-      .filter((origin) => origin.length > 0);
+    return commaList(this.DOTS_WS_ORIGINS);
   }
 
   get limits(): ReadLimits {
@@ -445,6 +431,14 @@ export class AppConfig {
       maxLineLength: this.MAX_LINE_LENGTH,
     };
   }
+}
+
+/** The non-blank items of a comma-separated setting, trimmed. */
+function commaList(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
 }
 
 export class ConfigError extends Error {}
@@ -527,7 +521,7 @@ function dotsSecurityProblems(config: AppConfig, given: Record<string, unknown>)
     lines.push(`  DOTS_LOGIN_FAILURE_MEMORY_MS: must be at least DOTS_LOGIN_BACKOFF_MAX_MS (${config.DOTS_LOGIN_BACKOFF_MAX_MS}), or failures would be forgotten before their wait ends`);
   }
   const origins = config.dotsWsOrigins;
-  const badOrigins = origins.filter((origin) => origin !== '*' && !isOrigin(origin));
+  const badOrigins = origins.filter((origin) => origin !== '*' && originOf(origin) !== origin);
   if (badOrigins.length > 0) {
     lines.push(`  DOTS_WS_ORIGINS: each must be "*" or an origin, http(s)://host[:port] with no path and no trailing slash, not ${badOrigins.map((origin) => `"${origin.slice(0, 60)}"`).join(', ')}`);
   } else if (typeof given.DOTS_WS_ORIGINS === 'string' && origins.length === 0) {
@@ -547,14 +541,4 @@ function dotsSecurityProblems(config: AppConfig, given: Record<string, unknown>)
     }
   }
   return lines;
-}
-
-/** Whether `text` is an http(s) origin exactly as a browser sends it (`https://play.example:8443`). */
-function isOrigin(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
-  } catch {
-    return false;
-  }
 }

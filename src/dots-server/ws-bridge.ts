@@ -5,6 +5,7 @@ import type { RawData, WebSocket } from 'ws';
 import { Clock, systemClock } from './clock.js';
 import type { ConnectionBudget } from './connection-budget.js';
 import type { DotsLobby } from './lobby.js';
+import proxyAddress from 'proxy-addr';
 import { DotsConnection, TransportLimits } from './tcp-server.js';
 
 /** Who may open the bridge, and how its clients' addresses are read. */
@@ -29,6 +30,9 @@ export class DotsWebSocketBridge {
   private readonly sockets: WebSocketServer;
   private server: Server | null = null;
 
+  /** Which proxies' X-Forwarded-For is believed (TRUST_PROXY_HOPS). */
+  private readonly trust: (address: string, hop: number) => boolean;
+
   constructor(
     private readonly lobby: DotsLobby,
     private readonly limits: TransportLimits,
@@ -38,6 +42,8 @@ export class DotsWebSocketBridge {
     private readonly access: BridgeAccess = ANY_ORIGIN,
     private readonly clock: Clock = systemClock,
   ) {
+    // As Express compiles a hop count for request.ip: the first `hops` addresses of the chain are proxies.
+    this.trust = (_address, hop) => hop < access.trustProxyHops;
     // A message larger than a few request lines is no client of this protocol.
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: Math.max(4096, limits.maxLine * 8) });
   }
@@ -92,17 +98,8 @@ export class DotsWebSocketBridge {
 
   /** The client's address: the socket's, or, behind TRUST_PROXY_HOPS proxies, the one X-Forwarded-For names that many hops back. */
   private clientAddress(request: IncomingMessage): string {
-    const peer = request.socket.remoteAddress ?? '';
-    const hops = this.access.trustProxyHops;
-    if (hops === 0) return peer;
-    const header = request.headers['x-forwarded-for'];
-    const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part.length > 0);
-    // Nearest first: the peer, then X-Forwarded-For from its end.
-    const chain = [peer, ...forwarded.reverse()];
-    return chain[Math.min(hops, chain.length - 1)];
+    // Read as Express reads request.ip under TRUST_PROXY_HOPS (proxy-addr, which Express uses).
+    return proxyAddress(request, this.trust);
   }
 
   private accept(ws: WebSocket, address: string): void {

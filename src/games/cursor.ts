@@ -1,12 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import type { ClassConstructor } from 'class-transformer';
 import { isISO8601, validateSync } from 'class-validator';
-import type { ValidationError } from 'class-validator';
 import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import type { Family, GameEnding } from '../formats/plugin.js';
 import { DAY, SearchGamesQuery } from './dto/search-games.query.js';
-import { MAX_JSON_DEPTH, nestingDepth } from './export/json-body.js';
+import { MAX_JSON_DEPTH, messagesOf, nestingDepth } from './export/json-body.js';
 import { sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameSort } from './game-view.js';
 
@@ -173,8 +172,4 @@ function checkedFilters(f: unknown, rules: ClassConstructor<object>): SearchFilt
   }
   const read = checkedAsParameters(rules, f as Record<string, unknown>, 'its filters') as Record<string, unknown>;
   return Object.fromEntries(FILTER_KEYS.filter((key: FilterKey) => read[key] !== undefined).map((key) => [key, read[key]])) as SearchFilters;
-}
-
-function messagesOf(errors: readonly ValidationError[]): string[] {
-  return errors.flatMap((error) => [...Object.values(error.constraints ?? {}), ...messagesOf(error.children ?? [])]);
 }

@@ -5,6 +5,7 @@ import { NO_MOVE, compose, groupTransforms, inverse, positionStride, transformNa
 import type { Transform } from '../formats/families/positions.js';
 import { queryPosition } from '../formats/families/position-query.js';
 import { readPositionMove } from '../formats/families/tracks.js';
+import { FAMILIES } from '../formats/plugin.js';
 import type { Family } from '../formats/plugin.js';
 import { badCursor, encodeCursor, readCursor, resolveSearch, shown } from '../games/cursor.js';
 import type { SearchFilters } from '../games/cursor.js';
@@ -207,8 +208,6 @@ function encodePositionCursor(sought: Sought, games: string): string {
   return Buffer.from(JSON.stringify({ v: 1, p, c: games })).toString('base64url');
 }
 
-/** The families whose games are in the position index. */
-const POSITION_FAMILIES: readonly string[] = ['go', 'dots', 'checkers', 'peg-solitaire'];
 /** A board side in a cursor: 1 to 4 digits, as the `boardSize` filter takes it. */
 const MAX_SIDE = 9999;
 
@@ -222,7 +221,7 @@ function decodePositionCursor(cursor: string): { sought: Sought; games: string }
   const isSide = (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_SIDE;
   const wrong =
     Object.keys(rest).length > 0 ? `it holds ${shown(Object.keys(rest)[0])}, which no position has`
-    : !POSITION_FAMILIES.includes(f as string) ? `its family is ${shown(f)}, not one of ${POSITION_FAMILIES.join(', ')}`
+    : !(FAMILIES as readonly unknown[]).includes(f) ? `its family is ${shown(f)}, not one of ${FAMILIES.join(', ')}`
     : !isSide(w) || !isSide(h) ? `its board is ${shown(w)} by ${shown(h)}, not two sides of 1 to ${MAX_SIDE}`
     : typeof k !== 'string' || !/^[0-9a-f]{16}$/.test(k) ? `its key is ${shown(k)}, not 16 hexadecimal digits`
     : !isTransform(t) ? `its transform is ${shown(t)}, not 0 to 7`

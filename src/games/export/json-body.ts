@@ -65,6 +65,7 @@ export async function readJsonBody<T extends object>(request: Request, type: Cla
   return value;
 }
 
-function messagesOf(errors: readonly ValidationError[]): string[] {
+/** Every message of class-validator's errors, nested ones too. */
+export function messagesOf(errors: readonly ValidationError[]): string[] {
   return errors.flatMap((error) => [...Object.values(error.constraints ?? {}), ...messagesOf(error.children ?? [])]);
 }
