@@ -72,8 +72,8 @@ export class Credentials {
     const [, id, secret] = token;
     const row = await this.row(id);
     // Compared digest to digest in constant time, as every token is (a missing row against a fixed digest).
-    const matches = timingSafeEqual(sha256(secret), row?.secret_sha256 ?? NO_DIGEST) && row !== undefined;
-    if (!matches || row === undefined) return { invalid: 'the token is not valid' };
+    const matches = timingSafeEqual(sha256(secret), row?.secret_sha256 ?? NO_DIGEST);
+    if (row === undefined || !matches) return { invalid: 'the token is not valid' };
     if (row.revoked_at !== null) return { invalid: `token ${id} was revoked` };
     if (row.expires_at !== null && row.expires_at.getTime() <= Date.now()) return { invalid: `token ${id} expired at ${row.expires_at.toISOString()}` };
     this.touch(id);

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { clientSignal, RequestCancelled } from '../common/client-gone.js';
+import { clientSignal, endingOf } from '../common/client-gone.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { workerFile } from '../common/worker-file.js';
 import { FormatError } from '../core/errors.js';
@@ -60,16 +60,6 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Why an analysis was ended by its signal: the request's reason (gone, past its deadline). */
-function cancellation(signal: AbortSignal): ProblemException {
-  return signal.reason instanceof ProblemException ? signal.reason : new RequestCancelled();
-}
-
-interface Waiter {
-  readonly lane: Lane;
-  readonly start: () => void;
-}
-
 /**
  * Runs format plugins on worker threads (piscina), so no upload can hold the event loop: at most
  * `threads` analyses run at once, `queue` more wait, and each running one is stopped after
@@ -87,7 +77,7 @@ interface Waiter {
 export class AnalysisPool {
   private readonly piscina: Piscina<AnalysisTask, AnalysisReply>;
   private readonly running = { read: 0, write: 0 };
-  private readonly waiting: Record<Lane, Waiter[]> = { read: [], write: [] };
+  private readonly waiting: Record<Lane, (() => void)[]> = { read: [], write: [] };
   private readonly slots: number;
 
   constructor(private readonly options: AnalysisPoolOptions) {
@@ -196,7 +186,7 @@ export class AnalysisPool {
     try {
       return await this.piscina.run({ ...task, began: beginning }, { signal: ending, transferList: [beginning] });
     } catch (error) {
-      throw client?.aborted ? cancellation(client) : this.explain(error);
+      throw client?.aborted ? endingOf(client) : this.explain(error);
     } finally {
       clearTimeout(clock);
       began.close();
@@ -233,7 +223,7 @@ export class AnalysisPool {
   }
 
   private async acquire(lane: Lane, client: AbortSignal | undefined): Promise<void> {
-    if (client?.aborted) throw cancellation(client);
+    if (client?.aborted) throw endingOf(client);
     // A write never queues behind reads; a read never goes before a waiting write.
     if (this.mayStart(lane) && (lane === 'write' || this.waiting.write.length === 0)) {
       this.running[lane]++;
@@ -245,7 +235,7 @@ export class AnalysisPool {
       throw new ProblemException(503, 'analysis.busy', `the analysis threads are busy and ${what}: retry later`, BUSY_RETRY_AFTER_S);
     }
     await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { lane, start: resolve };
+      const waiter = () => resolve();
       this.waiting[lane].push(waiter);
       client?.addEventListener(
         'abort',
@@ -253,7 +243,7 @@ export class AnalysisPool {
           const at = this.waiting[lane].indexOf(waiter);
           if (at < 0) return;
           this.waiting[lane].splice(at, 1);
-          reject(cancellation(client));
+          reject(endingOf(client));
         },
         { once: true },
       );
@@ -266,7 +256,7 @@ export class AnalysisPool {
     for (const next of ['write', 'read'] as const) {
       while (this.waiting[next].length > 0 && this.mayStart(next)) {
         this.running[next]++;
-        this.waiting[next].shift()!.start();
+        this.waiting[next].shift()!();
       }
     }
   }

@@ -33,10 +33,15 @@ export function clientSignal(): AbortSignal | undefined {
   return requests.getStore();
 }
 
+/** What a request whose signal aborted ends with: the signal's reason (gone, past its deadline). */
+export function endingOf(signal: AbortSignal): ProblemException {
+  return signal.reason instanceof ProblemException ? signal.reason : new RequestCancelled();
+}
+
 /** Throws what the request ends with when its client has gone or its deadline has passed. */
 export function throwIfUnwanted(): void {
   const signal = clientSignal();
-  if (signal?.aborted) throw signal.reason instanceof ProblemException ? signal.reason : new RequestCancelled();
+  if (signal?.aborted) throw endingOf(signal);
 }
 
 /**
