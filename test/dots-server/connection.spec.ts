@@ -3,28 +3,13 @@ import { ManualClock } from '../support/manual-clock.js';
 import { DotsLobby } from '../../src/dots-server/lobby.js';
 import { DotsConnection, TransportLimits } from '../../src/dots-server/tcp-server.js';
 import { MemoryStore } from '../support/dots-server/memory-store.js';
+import { fakeStream } from '../support/dots-server/fake-stream.js';
 
 // The transport's per-connection rules, on a fake stream: answers in order, the pending-bytes budget.
 
 const LIMITS: TransportLimits = { maxLine: 64, idleTimeoutMs: 60_000, maxPendingBytes: 4096 };
 
-function stream(): { written: string[]; ended: boolean; destroyed: boolean; pendingBytes: number; write(text: string): void; end(): void; destroy(): void } {
-  return {
-    written: [],
-    ended: false,
-    destroyed: false,
-    pendingBytes: 0,
-    write(text) {
-      this.written.push(text);
-    },
-    end() {
-      this.ended = true;
-    },
-    destroy() {
-      this.destroyed = true;
-    },
-  };
-}
+const stream = fakeStream;
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -5,6 +5,7 @@ import { addressKey, DotsGuard, GuardSettings } from '../../src/dots-server/guar
 import { loginKey, skeleton } from '../../src/dots-server/login-key.js';
 import { ConnectionBudget } from '../../src/dots-server/connection-budget.js';
 import { DotsConnection } from '../../src/dots-server/tcp-server.js';
+import { fakeStream } from '../support/dots-server/fake-stream.js';
 import { BadRequest, parseRequest } from '../../src/dots-server/protocol.js';
 
 // The Dots server's access limits (guard.ts) through the lobby, on the manual clock: the back-off of
@@ -274,22 +275,7 @@ describe('addresses', () => {
 });
 
 describe('the login timeout', () => {
-  function stream(): { written: string[]; ended: boolean; pendingBytes: number; write(text: string): void; end(): void; destroy(): void } {
-    return {
-      written: [],
-      ended: false,
-      pendingBytes: 0,
-      write(text) {
-        this.written.push(text);
-      },
-      end() {
-        this.ended = true;
-      },
-      destroy() {
-        this.ended = true;
-      },
-    };
-  }
+  const stream = fakeStream;
   const flush = async () => {
     for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
   };
