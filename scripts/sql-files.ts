@@ -16,7 +16,7 @@ import { ImportsRepository } from '../src/imports/imports.repository.js';
 import { PlayersRepository } from '../src/players/players.repository.js';
 import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PositionsRepository } from '../src/positions/positions.repository.js';
-import { PositionPostingsRepository } from '../src/positions/postings.repository.js';
+import { PositionPostingsRepository } from '../src/indexes/positions/postings.repository.js';
 import type { DatabaseTarget } from '../src/database/database-target.js';
 import { PatternsRepository } from '../src/patterns/patterns.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';

@@ -7,7 +7,7 @@ import type { PlayerRow, SummaryRow } from './game-rows.js';
 import { sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameFilters, SearchHit } from './game-view.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS, UPLOADED_KEY } from './games.sql.js';
-import { nameKeyMatches, playerNameKey } from './player-name-key.js';
+import { nameKeyMatches, playerNameKey } from '../common/name-key.js';
 import { IS_COPY } from '../identity/identity.sql.js';
 
 /**

@@ -7,11 +7,11 @@ import type { ReadResult } from '../formats/format-reader.js';
 import type { UploadedFile } from '../formats/plugin.js';
 import { GameEntity } from './entities/index.js';
 import type { GameId } from './game-id.pipe.js';
-import { playerNameKey } from './player-name-key.js';
-import { IDENTITY_ROW_FIELDS, identityRowFields, identityRowsFrom, identitySequence } from '../identity/identity-rows.js';
-import { POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from '../positions/position-rows.js';
-import { PositionPostingsRepository } from '../positions/postings.repository.js';
-import { patternBytes, patternRowsFrom } from '../patterns/pattern-rows.js';
+import { playerNameKey } from '../common/name-key.js';
+import { IDENTITY_ROW_FIELDS, identityRowFields, identityRowsFrom, identitySequence } from '../indexes/identities/identity-rows.js';
+import { POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from '../indexes/positions/position-rows.js';
+import { PositionPostingsRepository } from '../indexes/positions/postings.repository.js';
+import { patternBytes, patternRowsFrom } from '../indexes/patterns/pattern-rows.js';
 import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
 
 export interface NewGame {

@@ -11,8 +11,8 @@ import { GamesService } from './games.service.js';
 import { ReindexController } from './reindex.controller.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { IdentityModule } from '../identity/identity.module.js';
-import { PostingsCompactor } from '../positions/postings-compactor.js';
-import { PositionPostingsRepository } from '../positions/postings.repository.js';
+import { PostingsCompactor } from '../indexes/positions/postings-compactor.js';
+import { PositionPostingsRepository } from '../indexes/positions/postings.repository.js';
 
 @Module({
   imports: [DatabaseModule, IdentityModule],

@@ -28,7 +28,7 @@ import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
 import type { RawGame } from './game-view.js';
 import { GamesSearchRepository } from './games-search.repository.js';
 import { GamesViewRepository } from './games-view.repository.js';
-import { PostingsCompactor } from '../positions/postings-compactor.js';
+import { PostingsCompactor } from '../indexes/positions/postings-compactor.js';
 import { GamesWriteRepository } from './games-write.repository.js';
 import { PictureCache } from './picture-cache.js';
 import { AppConfig } from '../common/config.js';

@@ -7,7 +7,7 @@ import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
 import type { GameView } from '../games/game-view.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
-import { PREFIX_PLIES } from './identity-rows.js';
+import { PREFIX_PLIES } from '../indexes/identities/identity-rows.js';
 import { related, relationOf, standsFor } from './identity.sql.js';
 
 export const RELATIONS = ['same', 'prefix', 'extension'] as const;

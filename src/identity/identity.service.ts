@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemException } from '../common/problem-codes.js';
 import { compose, identityPlyLength, inverse, transformName } from '../formats/families/positions.js';
-import { identityHash, PREFIX_PLIES } from './identity-rows.js';
+import { identityHash, PREFIX_PLIES } from '../indexes/identities/identity-rows.js';
 import type { Transform, TransformName } from '../formats/families/positions.js';
 import { toGameSummaryDto } from '../games/game.mapper.js';
 import type { GameId } from '../games/game-id.pipe.js';

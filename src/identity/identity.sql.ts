@@ -1,4 +1,4 @@
-import { PREFIX_PLIES } from './identity-rows.js';
+import { PREFIX_PLIES } from '../indexes/identities/identity-rows.js';
 
 /**
  * The SQL fragments about game identities the repositories share (identity, games-search,

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
 import type { Family, PlayerOutcome } from '../formats/plugin.js';
-import { nameKeyMatches } from '../games/player-name-key.js';
+import { nameKeyMatches } from '../common/name-key.js';
 import { IS_COPY } from '../identity/identity.sql.js';
 
 export interface PlayerRow {

@@ -9,8 +9,8 @@ import type { GameFilters, GameView } from '../games/game-view.js';
 import { whereClause } from '../games/games-search.repository.js';
 import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
 import { EXAMPLE } from '../games/sql-examples.js';
-import { OPENING_ENTRIES, signedKeyAt } from './position-rows.js';
-import { RUN_BITS, gamesInRow } from './postings.js';
+import { OPENING_ENTRIES, signedKeyAt } from '../indexes/positions/position-rows.js';
+import { RUN_BITS, gamesInRow } from '../indexes/positions/postings.js';
 
 /** What a search by position looks for: the key's 8 bytes, its bucket, the family's entry size. */
 export interface PositionSought {

@@ -16,7 +16,7 @@ import { gameFilters } from '../games/games.service.js';
 import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
 import { PositionFiltersQuery, SYMMETRY_MODES } from './dto/position-query.dto.js';
 import type { BoardPositionBody, GamePositionQuery, SymmetryMode } from './dto/position-query.dto.js';
-import { bucketAt, keyTopAt } from './position-rows.js';
+import { bucketAt, keyTopAt } from '../indexes/positions/position-rows.js';
 import { PositionsRepository } from './positions.repository.js';
 import { AppConfig } from '../common/config.js';
 import { withDeadline } from '../common/client-gone.js';

@@ -8,7 +8,7 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { GameId } from '../games/game-id.pipe.js';
 import { GamesWriteRepository } from '../games/games-write.repository.js';
-import { PostingsCompactor } from '../positions/postings-compactor.js';
+import { PostingsCompactor } from '../indexes/positions/postings-compactor.js';
 import type { UploadGameQuery } from '../games/dto/upload-game.query.js';
 import { sha256Hex, uploadFilename } from '../games/upload-body.js';
 import type { ReceivedFile } from '../games/upload-body.js';

@@ -9,13 +9,13 @@ import { turnedGoSgf } from '../support/positions/turned-sgf.js';
 import { letters, replay } from '../support/positions/go-replay.js';
 import type { Position, Replayed } from '../support/positions/go-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
-import { PostingsCompactor } from '../../src/positions/postings-compactor.js';
-import { PositionPostingsRepository } from '../../src/positions/postings.repository.js';
+import { PostingsCompactor } from '../../src/indexes/positions/postings-compactor.js';
+import { PositionPostingsRepository } from '../../src/indexes/positions/postings.repository.js';
 import { PositionsRepository } from '../../src/positions/positions.repository.js';
 import { OpeningPositions1765800000000 } from '../../migrations/1765800000000-OpeningPositions.js';
 import { jest } from '@jest/globals';
-import { MERGE_FANOUT, POSTING_BITS, decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/positions/postings.js';
-import { laterBuckets } from '../../src/positions/position-rows.js';
+import { MERGE_FANOUT, POSTING_BITS, decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/indexes/positions/postings.js';
+import { laterBuckets } from '../../src/indexes/positions/position-rows.js';
 
 /*
  * Search by position on the GNU Go games, checked against a brute-force search written here: every

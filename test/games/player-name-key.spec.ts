@@ -1,4 +1,4 @@
-import { playerNameKey } from '../../src/games/player-name-key.js';
+import { playerNameKey } from '../../src/common/name-key.js';
 
 describe('player name keys (what player search compares)', () => {
   it.each([

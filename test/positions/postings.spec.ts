@@ -1,5 +1,5 @@
-import { MERGE_FANOUT, POSTING_BITS, bucketOfPosting, decodeRow, encodeRows, gameOfPosting, gamesInRow, mergeSteps, nextMerge, postingsInRow, postingsOf, shiftFor, sortedDistinct, tierOf, wordsOf } from '../../src/positions/postings.js';
-import type { PlannedRun } from '../../src/positions/postings.js';
+import { MERGE_FANOUT, POSTING_BITS, bucketOfPosting, decodeRow, encodeRows, gameOfPosting, gamesInRow, mergeSteps, nextMerge, postingsInRow, postingsOf, shiftFor, sortedDistinct, tierOf, wordsOf } from '../../src/indexes/positions/postings.js';
+import type { PlannedRun } from '../../src/indexes/positions/postings.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const random = seededRandom;

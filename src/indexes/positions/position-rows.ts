@@ -1,4 +1,4 @@
-import type { GameAnalysis, PositionTrack } from '../formats/plugin.js';
+import type { GameAnalysis, PositionTrack } from '../../formats/plugin.js';
 import { POSTING_BITS } from './postings.js';
 
 /**

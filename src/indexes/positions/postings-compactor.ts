@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { decodeRow, encodeRows, mergeSteps, nextMerge, postingsInRow, sortedDistinct } from './postings.js';
-import type { Query } from '../database/sql.js';
+import type { Query } from '../../database/sql.js';
 import type { MergePlan } from './postings.js';
 import { PositionPostingsRepository } from './postings.repository.js';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DatabaseTarget } from '../database/database-target.js';
-import { GenerateSql } from '../database/sql.js';
-import type { Query } from '../database/sql.js';
+import { DatabaseTarget } from '../../database/database-target.js';
+import { GenerateSql } from '../../database/sql.js';
+import type { Query } from '../../database/sql.js';
 import { POSTING_BITS, encodeRows, postingsOf, setPosting, shiftFor, sortedDistinct, wordsOf } from './postings.js';
 import type { EncodedRows, StoredRow } from './postings.js';
 

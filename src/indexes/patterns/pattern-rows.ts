@@ -1,5 +1,5 @@
-import type { PositionTrack } from '../formats/plugin.js';
-import { everHeld } from '../formats/families/patterns.js';
+import type { PositionTrack } from '../../formats/plugin.js';
+import { everHeld } from '../../formats/families/patterns.js';
 
 /**
  * A game's `game_patterns` row as one binary parameter of a write statement (migrations/

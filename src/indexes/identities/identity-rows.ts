@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GameAnalysis, GameIdentity, PositionTrack } from '../formats/plugin.js';
+import type { GameAnalysis, GameIdentity, PositionTrack } from '../../formats/plugin.js';
 
 /**
  * How many plies a broken-off copy must have to count as a copy (issue 30): fewer could be any
