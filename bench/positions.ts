@@ -9,7 +9,7 @@ import { TableMaintenance } from '../src/database/table-maintenance.js';
 import { GoPosition } from '../src/rules/go/index.js';
 import { BLACK, WHITE } from '../src/rules/go/types.js';
 import type { Stone } from '../src/rules/go/types.js';
-import { PostingsCompactor } from '../src/indexes/positions/postings-compactor.js';
+import { Indexes } from '../src/indexes/indexes.js';
 import { RUN_BITS, gamesInRow } from '../src/indexes/positions/postings.js';
 import { bucketAt, keyTopAt } from '../src/indexes/positions/position-rows.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
@@ -195,7 +195,7 @@ export async function importInto(settings: Record<string, string>, tarPath: stri
     const started = performance.now();
     const { state } = await sendImport(baseUrl, tarPath);
     // The import is done when its postings are merged as far as they are due: the merges are its cost.
-    await app.get(PostingsCompactor).idle();
+    await app.get(Indexes).idle();
     const ms = performance.now() - started;
     clearInterval(sampler);
     const imported = { games: state.gamesStored, rate: state.gamesStored / (ms / 1000), peakMb: peak };

@@ -17,7 +17,9 @@ import { PlayersRepository } from '../src/players/players.repository.js';
 import { IdentityRepository } from '../src/identity/identity.repository.js';
 import { PositionsRepository } from '../src/positions/positions.repository.js';
 import { PositionPostingsRepository } from '../src/indexes/positions/postings.repository.js';
-import type { DatabaseTarget } from '../src/database/database-target.js';
+import { Indexes } from '../src/indexes/indexes.js';
+import type { PositionsIndex } from '../src/indexes/positions/positions.index.js';
+import { loadConfig } from '../src/common/config.js';
 import { PatternsRepository } from '../src/patterns/patterns.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';
 import { AccountsRepository } from '../src/accounts/accounts.repository.js';
@@ -31,9 +33,17 @@ import { AuditRepository } from '../src/accounts/audit.repository.js';
  * file. Running them also proves they parse and run on PostgreSQL (PGlite).
  */
 
-/** The postings' repository as on a server (its merges under an advisory lock, which is recorded too). */
-const postingsOver = (db: DataSource) => new PositionPostingsRepository(db, { isEmbedded: false } as DatabaseTarget);
-const writesOver = (db: DataSource) => new GamesWriteRepository(db, postingsOver(db));
+/**
+ * Every index on, as on a server; their upkeep (the postings' merges) stopped, so that no merge's
+ * statements fall into another method's record: the merges' own are recorded by their methods.
+ */
+function indexesOver(db: DataSource): Indexes {
+  const indexes = new Indexes(db, false, loadConfig({}));
+  void indexes.beforeApplicationShutdown();
+  return indexes;
+}
+const postingsOver = (db: DataSource) => (indexesOver(db).get('positions') as PositionsIndex).postings;
+const writesOver = (db: DataSource) => new GamesWriteRepository(db, indexesOver(db));
 
 /** Where the files are kept. */
 export const QUERIES_FOLDER = 'src/queries';
@@ -45,7 +55,7 @@ export const REPOSITORIES: readonly RecordedRepository[] = [
   repository('src/games/games-view.repository.ts', GamesViewRepository, (db) => new GamesViewRepository(db)),
   repository('src/games/games-export.repository.ts', GamesExportRepository, (db) => new GamesExportRepository(db)),
   repository('src/uploads/uploads.repository.ts', UploadsRepository, (db) => new UploadsRepository(db, writesOver(db))),
-  repository('src/positions/postings.repository.ts', PositionPostingsRepository, postingsOver),
+  repository('src/indexes/positions/postings.repository.ts', PositionPostingsRepository, postingsOver),
   repository('src/imports/imports.repository.ts', ImportsRepository, (db) => new ImportsRepository(db)),
   repository('src/players/players.repository.ts', PlayersRepository, (db) => new PlayersRepository(db)),
   repository('src/positions/positions.repository.ts', PositionsRepository, (db) => new PositionsRepository(db)),

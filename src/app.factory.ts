@@ -10,6 +10,9 @@ import { ConfigError } from './common/config.js';
 import { crossOriginPolicy } from './common/download-headers.js';
 import type { AppConfig } from './common/config.js';
 import { loadPluginModules } from './formats/plugin-modules.js';
+import type { IndexDefinition } from './indexes/game-index.js';
+import { chosenIndexes } from './indexes/indexes.js';
+import { GAME_INDEXES } from './indexes/registry.js';
 import { guardHttpServer, rateLimits } from './common/http-guards.js';
 import { Credentials } from './accounts/credentials.js';
 import { callerOf } from './accounts/caller.js';
@@ -26,15 +29,17 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
  * The configured application, not yet listening: shared by `main.ts`, the tests and the OpenAPI
  * generator so they all see the same pipes, filters, limits and routes.
  */
-export async function createApp(config: AppConfig, options: { preview?: boolean } = {}): Promise<INestApplication> {
+export async function createApp(config: AppConfig, options: { preview?: boolean; indexes?: readonly IndexDefinition[] } = {}): Promise<INestApplication> {
   // Checked before anything starts, with a message naming the setting (the providers load them again from the module cache).
   try {
     await loadPluginModules(config.formatPluginModules);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  FORMAT_PLUGIN_MODULES: ${(error as Error).message}`);
   }
+  // INDEXES names registered indexes: checked here too, so a mistake is told as the settings' other mistakes are.
+  chosenIndexes(config, [...GAME_INDEXES, ...(options.indexes ?? [])]);
   const logger = createLogger(config);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.with(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.with(config, options.indexes), {
     // Uploads are read raw by the games controller: no parser may consume or reshape them.
     bodyParser: false,
     preview: options.preview,

@@ -9,6 +9,8 @@ import { GamesModule } from './games/games.module.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { HealthController } from './health/health.controller.js';
 import { ImportsModule } from './imports/imports.module.js';
+import type { IndexDefinition } from './indexes/game-index.js';
+import { IndexesModule } from './indexes/indexes.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PositionsModule } from './positions/positions.module.js';
 import { PatternsModule } from './patterns/patterns.module.js';
@@ -24,10 +26,11 @@ class ConfigModule {
 
 @Module({})
 export class AppModule {
-  static with(config: AppConfig): DynamicModule {
+  /** `indexes`: indexes registered besides the registry's (a test's own). */
+  static with(config: AppConfig, indexes: readonly IndexDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, AccountsModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, IdentityModule, DotsServerModule],
+      imports: [ConfigModule.with(config), DatabaseModule, IndexesModule.with(indexes), AccountsModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, IdentityModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

@@ -22,6 +22,8 @@ interface Layer {
 }
 
 const LAYERS: readonly Layer[] = [
+  // Nest's wiring: a module file names the providers of its folder and the modules they need.
+  { name: 'wiring', pattern: /^src\/([^/]+\/)?[^/]+\.module\.ts$/, uses: ['archive', 'index registry', 'indexes', 'index contract', 'core', 'common', 'format contract', 'format registry', 'analysis threads', 'live Dots server', 'database statements'], packages: true },
   { name: 'rules', pattern: /^src\/rules\//, uses: [], packages: false },
   { name: 'core', pattern: /^src\/core\//, uses: [], packages: false },
   { name: 'format contract', pattern: /^src\/formats\/(plugin|verdict-codes)\.ts$/, uses: ['rules', 'core'], packages: false },
@@ -37,13 +39,21 @@ const LAYERS: readonly Layer[] = [
   { name: 'common', pattern: /^src\/common\//, uses: ['core'], packages: true },
   { name: 'render', pattern: /^src\/render\//, uses: ['rules', 'core', 'format contract', 'families'], packages: true },
   { name: 'analysis threads', pattern: /^src\/analysis\//, uses: ['core', 'common', 'format contract', 'format registry', 'render'], packages: true },
-  { name: 'live Dots server', pattern: /^src\/dots-server\//, uses: ['rules', 'core', 'common', 'format contract', 'families', 'archive'], packages: true },
+  // The statements' plumbing indexes write through (a Query, @GenerateSql, named statements).
+  { name: 'database statements', pattern: /^src\/database\/sql\.ts$/, uses: [], packages: true },
+  // What every index implements, and what the writer knows of them.
+  { name: 'index contract', pattern: /^src\/indexes\/game-index\.ts$/, uses: ['format registry', 'database statements'], packages: true },
+  // One folder an index: its rows, statements and upkeep. It imports no other index and nothing of games.
+  { name: 'indexes', pattern: /^src\/indexes\/[^/]+\//, uses: ['core', 'common', 'format contract', 'format registry', 'families', 'database statements', 'index contract'], packages: true },
+  // The registry and the indexes on: the only code besides the writer that holds the indexes themselves.
+  { name: 'index registry', pattern: /^src\/indexes\/[^/]+\.ts$/, uses: ['core', 'common', 'format registry', 'database statements', 'index contract', 'indexes'], packages: true },
+  { name: 'live Dots server', pattern: /^src\/dots-server\//, uses: ['rules', 'core', 'common', 'format contract', 'families', 'archive', 'database statements'], packages: true },
   { name: 'CLI', pattern: /^src\/cli\//, uses: [], packages: true },
   { name: 'viewer', pattern: /^web\/src\//, uses: ['ply details'], packages: true },
   {
     name: 'archive',
     pattern: /^src\//,
-    uses: ['core', 'common', 'format contract', 'format registry', 'format text', 'syntaxes', 'families', 'render', 'analysis threads', 'live Dots server'],
+    uses: ['core', 'common', 'format contract', 'format registry', 'format text', 'syntaxes', 'families', 'render', 'analysis threads', 'live Dots server', 'database statements', 'index contract', 'indexes', 'index registry', 'wiring'],
     packages: true,
   },
 ];
@@ -74,6 +84,16 @@ function target(file: string, specifier: string): string {
   return /\.tsx?$/.test(source) ? source : `${source}.ts`;
 }
 
+/**
+ * Who may hold the indexes themselves (an index's `*.index.ts`, the registry, the indexes on): the
+ * registry's files, the games' writer, the application's wiring (modules, the factory that checks
+ * INDEXES). Everything else reads an index's tables through its own repositories, and may use an
+ * index's helpers (how its keys are written, say).
+ */
+const HOLDS_INDEXES = /^src\/(indexes\/[^/]+\.ts|games\/games-write\.repository\.ts|app\.factory\.ts|([^/]+\/)?[^/]+\.module\.ts)$/;
+const isIndexItself = (path: string) => /^src\/indexes\/([^/]+\/[^/]+\.index|registry|indexes)\.ts$/.test(path);
+const indexOf = (path: string) => /^src\/indexes\/([^/]+)\//.exec(path)?.[1];
+
 const pluginOf = (path: string) => /^src\/formats\/plugins\/([^/]+)\//.exec(path)?.[1];
 const familyOf = (path: string) => /^src\/formats\/families\/([^/]+)\//.exec(path)?.[1];
 
@@ -92,6 +112,9 @@ function fault(file: string, specifier: string): string | null {
     if (fromPlugin !== undefined) return `${file} (plugin ${fromPlugin}) imports ${to}: no plugin imports another`;
     if (!to.endsWith(`/plugins/${toPlugin}/index.ts`)) return `${file} imports ${to}: a plugin is entered through its index.ts`;
   }
+  const [fromIndex, toIndex] = [indexOf(file), indexOf(to)];
+  if (fromIndex !== undefined && toIndex !== undefined && fromIndex !== toIndex) return `${file} (index ${fromIndex}) imports ${to}: no index imports another`;
+  if (isIndexItself(to) && !HOLDS_INDEXES.test(file) && indexOf(file) === undefined) return `${file} imports ${to}: only the registry and the games' writer hold the indexes`;
   const [fromFamily, toFamily] = [familyOf(file), familyOf(to)];
   if (fromFamily !== undefined && toFamily !== undefined && fromFamily !== toFamily) return `${file} (family ${fromFamily}) imports ${to}: no family imports another`;
   return null;
@@ -125,5 +148,12 @@ describe('the layers of src/ and web/src/', () => {
     expect(fault('web/src/game.tsx', '../../src/formats/plugin.js')).toMatch(/\(viewer\) imports/);
     expect(fault('web/src/game.tsx', '../../src/formats/families/go/ply-details.js')).toBeNull();
     expect(fault('web/src/game.tsx', '../../src/formats/families/go/plies.js')).toMatch(/\(viewer\) imports .* \(families\)/);
+    expect(fault('src/indexes/patterns/pattern-rows.ts', '../positions/position-rows.js')).toMatch(/no index imports another/);
+    expect(fault('src/indexes/patterns/pattern-rows.ts', '../../games/game-view.js')).toMatch(/\(indexes\) imports src\/games\/game-view.ts \(archive\)/);
+    expect(fault('src/positions/positions.service.ts', '../indexes/positions/positions.index.js')).toMatch(/only the registry and the games' writer hold the indexes/);
+    expect(fault('src/uploads/uploads.service.ts', '../indexes/indexes.js')).toMatch(/only the registry and the games' writer hold the indexes/);
+    expect(fault('src/positions/positions.service.ts', '../indexes/positions/position-rows.js')).toBeNull();
+    expect(fault('src/games/games-write.repository.ts', '../indexes/indexes.js')).toBeNull();
+    expect(fault('src/indexes/registry.ts', './positions/positions.index.js')).toBeNull();
   });
 });

@@ -5,7 +5,8 @@ import { clientSignal, endingOf } from '../common/client-gone.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { workerFile } from '../common/worker-file.js';
 import { FormatError } from '../core/errors.js';
-import type { FileGames, ReadResult } from '../formats/format-reader.js';
+import { REPLAY_PARTS } from '../formats/format-reader.js';
+import type { FileGames, ReadResult, ReplayPart } from '../formats/format-reader.js';
 import type { ReadLimits } from '../core/limits.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import type { AnalysisReply, AnalysisTask, ConvertReply, FormatErrorData, PngReply, ReadManyReply, ReadReply, RegenerateReply, SplitReply } from './analysis-task.js';
@@ -28,10 +29,8 @@ export interface AnalysisPoolOptions {
   readonly limits: ReadLimits;
   /** Format plugin modules each thread loads besides the built-in plugins (FORMAT_PLUGIN_MODULES). */
   readonly pluginModules?: readonly string[];
-  /** Whether games read to be stored get their positions made for the position index (POSITION_INDEX); true when absent. */
-  readonly positions?: boolean;
-  /** Whether they get their identity (GAME_IDENTITY); true when absent. */
-  readonly identity?: boolean;
+  /** The parts of the replay games read to be stored get, for the indexes on (src/indexes); every part when absent. */
+  readonly replayParts?: readonly ReplayPart[];
 }
 
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
@@ -88,7 +87,7 @@ export class AnalysisPool {
       maxThreads: this.slots,
       idleTimeout: IDLE_THREAD_MS,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
-      workerData: { pluginModules: options.pluginModules ?? [], positions: options.positions ?? true, identity: options.identity ?? true },
+      workerData: { pluginModules: options.pluginModules ?? [], replayParts: options.replayParts ?? REPLAY_PARTS },
     });
   }
 

@@ -1,15 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../common/config.js';
+import { Indexes } from '../indexes/indexes.js';
 import { AnalysisPool } from './analysis-pool.js';
 
-/** The analysis threads every plugin runs on, sized and bounded by the settings. */
+/** The analysis threads every plugin runs on, sized and bounded by the settings, making the parts of the replay the indexes on take. */
 @Global()
 @Module({
   providers: [
     {
       provide: AnalysisPool,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
+      inject: [AppConfig, Indexes],
+      useFactory: (config: AppConfig, indexes: Indexes) =>
         new AnalysisPool({
           threads: config.ANALYSIS_THREADS,
           writeThreads: config.ANALYSIS_WRITE_THREADS,
@@ -20,8 +21,7 @@ import { AnalysisPool } from './analysis-pool.js';
           budgetMs: config.ANALYSIS_BUDGET_MS,
           limits: config.limits,
           pluginModules: config.formatPluginModules,
-          positions: config.POSITION_INDEX,
-          identity: config.GAME_IDENTITY,
+          replayParts: indexes.takes,
         }),
     },
   ],

@@ -4,7 +4,8 @@ import { workerData } from 'node:worker_threads';
 import { loadPluginModules } from '../formats/plugin-modules.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
 import { svgToPngOnThisThread } from '../render/png.js';
-import type { ReadResult } from '../formats/format-reader.js';
+import { REPLAY_PARTS } from '../formats/format-reader.js';
+import type { ReadResult, ReplayPart } from '../formats/format-reader.js';
 import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply } from './analysis-task.js';
 
 /**
@@ -12,12 +13,18 @@ import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply } from './
  * runs here, never on the archive's event loop, and so does drawing board pictures as PNG. A FormatError travels back as data (the upload's
  * fault, answered 4xx); any other error is rethrown and becomes a server error.
  */
-const data = workerData as { pluginModules?: string[]; positions?: boolean; identity?: boolean } | undefined;
+const data = workerData as { pluginModules?: string[]; replayParts?: ReplayPart[] } | undefined;
 const extraPlugins = await loadPluginModules(data?.pluginModules ?? []);
-/** Whether games read to be stored get their positions made (POSITION_INDEX). */
-const positions = data?.positions ?? true;
-/** Whether they get their identity (GAME_IDENTITY), which the same replay makes. */
-const identity = data?.identity ?? true;
+/** The parts of the replay games read to be stored get: those the indexes on take. */
+const parts = new Set<ReplayPart>(data?.replayParts ?? REPLAY_PARTS);
+/** Whether the positions' keys are made (the position index), */
+const positions = parts.has('keys');
+/** the identity, which the same replay makes, */
+const identity = parts.has('identity');
+/** and the board's changes (the pattern index). */
+const board = parts.has('board');
+/** Whether the replay of positions is run at all. */
+const replayed = positions || identity || board;
 const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
 
 export default async function analyse(task: AnalysisTask): Promise<AnalysisReply> {
@@ -32,7 +39,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: (positions || identity) && task.withReplay === false, withPositionKeys: positions });
+      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: replayed && task.withReplay === false, withPositionKeys: positions });
       return { ok: true, record: task.withReplay === false ? asStored(withoutReplay(record)) : record };
     }
     if (task.kind === 'readMany') {
@@ -42,7 +49,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: positions || identity, withPositionKeys: positions })) });
+          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: replayed, withPositionKeys: positions })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });
@@ -74,12 +81,15 @@ function storedForm(record: ReadResult): ReadResult {
   return asStored({ ...withoutReplay(record), header: spans.header ? null : record.header, body: spans.body ? null : record.body });
 }
 
-/** A reading with the positions and the identity the settings keep (one replay makes both). */
+/** A reading with the parts of its replay the indexes on take (one replay makes them all): the others do not travel back. */
 function asStored(record: ReadResult): ReadResult {
   const track = record.positions;
-  if (!track || (positions && identity)) return record;
-  const { identity: made, ...rest } = track;
-  return { ...record, positions: { ...rest, entries: positions ? track.entries : new Uint8Array(0), ...(identity && made ? { identity: made } : {}) } };
+  if (!track || (positions && identity && board)) return record;
+  const { identity: made, board: changes, ...rest } = track;
+  return {
+    ...record,
+    positions: { ...rest, entries: positions ? track.entries : new Uint8Array(0), ...(identity && made ? { identity: made } : {}), ...(board && changes ? { board: changes } : {}) },
+  };
 }
 
 function asData(error: FormatError): FormatErrorData {

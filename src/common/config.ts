@@ -150,9 +150,18 @@ export class AppConfig {
   MAX_IMPORT_DEPTH = 1;
 
   /**
+   * The indexes kept of each game stored (docs/architecture.md: facts, players, positions,
+   * identities, patterns), comma-separated; unset: every one. `facts` is always on. Games stored
+   * without an index get it from `POST /reindex?indexes=…` once it is on again.
+   */
+  @IsOptional()
+  @IsString()
+  INDEXES?: string;
+
+  /**
    * Index every position of each game stored (docs/positions.md): what GET/POST /positions/… search.
    * false stores games without it (imports a little faster, about 20 bytes a ply less); games stored
-   * so are indexed by POST /reindex once it is true again.
+   * so are indexed by POST /reindex once it is true again. The same as leaving `positions` out of INDEXES.
    */
   @BooleanSetting(true)
   POSITION_INDEX = true;
@@ -160,6 +169,7 @@ export class AppConfig {
   /**
    * Give each game stored an identity (docs/identity.md): what GET /games/{id}/relatives, `unique`
    * and `signature` search. false stores games without it; POST /reindex gives it once it is true again.
+   * The same as leaving `identities` out of INDEXES.
    */
   @BooleanSetting(true)
   GAME_IDENTITY = true;
@@ -414,6 +424,11 @@ export class AppConfig {
     return commaList(this.FORMAT_PLUGIN_MODULES);
   }
 
+  /** INDEXES as a list; undefined when unset (every index). */
+  get indexNames(): readonly string[] | undefined {
+    return this.INDEXES === undefined ? undefined : commaList(this.INDEXES);
+  }
+
   get corsOrigins(): readonly string[] {
     return commaList(this.CORS_ORIGINS);
   }
@@ -443,7 +458,7 @@ function commaList(text: string | undefined): string[] {
 
 export class ConfigError extends Error {}
 
-const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'DATABASE_REPLICA_URLS', 'API_KEYS', 'OPEN_ARCHIVE', 'FORMAT_PLUGIN_MODULES', 'CORS_ORIGINS');
+const SETTINGS = Object.keys(new AppConfig()).concat('DATABASE_URL', 'DATABASE_REPLICA_URLS', 'API_KEYS', 'OPEN_ARCHIVE', 'FORMAT_PLUGIN_MODULES', 'CORS_ORIGINS', 'INDEXES');
 
 /** Reads and validates the settings; throws a {@link ConfigError} listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {

@@ -70,6 +70,8 @@ export const PROBLEM_CODES = [
   'token.not_found',
   /** No game has this id. */
   'game.not_found',
+  /** `POST /reindex?indexes=` names an index that is not on here (INDEXES). */
+  'reindex.unknown_index',
   /** No game in the archive has this player. */
   'player.not_found',
   /** The game is stored verbatim but no plugin understood it: nothing to replay or regenerate. */

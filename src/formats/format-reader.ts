@@ -8,6 +8,13 @@ import { locateTextSpans } from './text/spans.js';
 import type { TextSpans } from './text/spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
 
+/**
+ * What of a stored game's replay is made beyond its analysis: the positions' keys, its identity
+ * (its move sequence in a normal orientation), the board's changes — what the indexes on take.
+ */
+export const REPLAY_PARTS = ['keys', 'identity', 'board'] as const;
+export type ReplayPart = (typeof REPLAY_PARTS)[number];
+
 /** The games of one file: their byte ranges, and the format to read them with (absent: detect). */
 export interface FileGames {
   readonly format?: string;

@@ -5,14 +5,15 @@ import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { UploadedFile } from '../formats/plugin.js';
-import { GameEntity } from './entities/index.js';
+import type { GameIndex, IndexedGame } from '../indexes/game-index.js';
+import { Indexes } from '../indexes/indexes.js';
 import type { GameId } from './game-id.pipe.js';
-import { playerNameKey } from '../common/name-key.js';
-import { IDENTITY_ROW_FIELDS, identityRowFields, identityRowsFrom, identitySequence } from '../indexes/identities/identity-rows.js';
-import { POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from '../indexes/positions/position-rows.js';
-import { PositionPostingsRepository } from '../indexes/positions/postings.repository.js';
-import { patternBytes, patternRowsFrom } from '../indexes/patterns/pattern-rows.js';
 import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
+
+/** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
+const INSERT_BATCH = 1000;
+/** The games of one call of the indexes' afterInsert at most (the position postings' run: about 2 M postings, 16 MB while it is sorted). */
+const RUN_GAMES = 10 * INSERT_BATCH;
 
 export interface NewGame {
   readonly file: UploadedFile;
@@ -66,16 +67,34 @@ function formatRows(src: string): string {
 export type Inserted = { readonly id: number; readonly uploadedAt: Date; readonly created: true } | { readonly created: false };
 
 /**
- * The archive's writes: a game stored (alone, or a batch of a kept file's games), read again, or
- * deleted, and the lookups by SHA-256 that decide whether bytes are new. Every write of one upload
- * happens in one transaction. The SQL sent is in src/queries/games-write.repository.sql.
+ * The archive's one writer: a game stored (alone, or a kept file's games a batch at a time), read
+ * again, or deleted, and the lookups by SHA-256 that decide whether bytes are new. Its own SQL writes
+ * `games`, `game_files` and `formats`; everything derived from a game is written through the indexes
+ * on (src/indexes), which it knows only by their interface: their rows join each batch's one
+ * statement, their afterInsert follows it in the same transaction, their upkeep is told once the
+ * transaction commits. The SQL sent is in src/queries/games-write.repository.sql.
  */
 @Injectable()
 export class GamesWriteRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly postings: PositionPostingsRepository,
+    private readonly indexes: Indexes,
   ) {}
+
+  /**
+   * Runs `work` in one transaction, then tells the indexes' upkeep that writes committed (the
+   * position postings' merges). Every write through the indexes runs in one of these.
+   */
+  async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
+    const result = await this.dataSource.transaction((manager) => work((sql, params) => manager.query(sql, params)));
+    this.indexes.committed();
+    return result;
+  }
+
+  /** Refuses (400 `reindex.unknown_index`) names of indexes that are not on. */
+  checkIndexes(names: readonly string[]): void {
+    this.indexes.named(names);
+  }
 
   /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
   @GenerateSql({ params: [[SEEDED_GAMES[0].sha256, '0'.repeat(64)]] })
@@ -95,26 +114,38 @@ export class GamesWriteRepository {
   }
 
   /**
-   * Inserts the game, its bytes and its index rows in one transaction (the game's statement, then
-   * its postings), so an upload is written whole or not at all. When the same bytes were stored
-   * meanwhile (a racing upload), the unique SHA-256 turns the insert into a no-op: `created: false`,
-   * and the caller reads the stored game.
+   * Inserts the game, its bytes and its index rows in one transaction, so an upload is written
+   * whole or not at all. When the same bytes were stored meanwhile (a racing upload), the unique
+   * SHA-256 turns the insert into a no-op: `created: false`, and the caller reads the stored game.
    */
   @GenerateSql({ params: [exampleGame('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[qd])')] })
   async insert(game: NewGame): Promise<Inserted> {
-    return this.dataSource.transaction(async (manager) => {
-      const query: Query = (sql, params) => manager.query(sql, params);
-      const inserted = await this.insertMany([game], query);
-      await this.writePostings([game], inserted, query);
-      return inserted[0];
-    });
+    return this.transaction(async (query) => (await this.insertAll([game], query))[0]);
   }
 
   /**
-   * Inserts games with their bytes and index rows in one statement (a collection's games a batch at
-   * a time): one result per game, in order. A game whose bytes the archive has, or an earlier game of
-   * the batch has, is not inserted (`created: false`); the caller finds the game that has them.
-   * Their postings are {@link writePostings}' (one run for every batch of a transaction).
+   * Inserts games on `query` (the caller's transaction, see {@link transaction}): {@link insertMany}
+   * a batch at a time, the indexes' afterInsert once per RUN_GAMES games (a file's games together, a
+   * huge file's in parts). One result per game, in order.
+   */
+  async insertAll(games: readonly NewGame[], query: Query): Promise<Inserted[]> {
+    const inserted: Inserted[] = [];
+    let written = 0;
+    for (let from = 0; from < games.length; from += INSERT_BATCH) {
+      inserted.push(...(await this.insertMany(games.slice(from, from + INSERT_BATCH), query)));
+      if (inserted.length - written >= RUN_GAMES || inserted.length === games.length) {
+        await this.afterInsert(games.slice(written, inserted.length), inserted.slice(written), query);
+        written = inserted.length;
+      }
+    }
+    return inserted;
+  }
+
+  /**
+   * Inserts games with their bytes and index rows in one statement: one result per game, in order.
+   * A game whose bytes the archive has, or an earlier game of the batch has, is not inserted
+   * (`created: false`); the caller finds the game that has them. What the indexes write after the
+   * statement is {@link afterInsert}'s.
    */
   @GenerateSql(
     { name: 'every file small enough to stay in its row', params: [[exampleGame('(;GM[1];B[aa])'), exampleGame('(;GM[1];B[bb])')]] },
@@ -132,6 +163,7 @@ export class GamesWriteRepository {
     // as binary: in an array literal its bytes would be written out in hex here and parsed back
     // character by character there (this statement took 1.56 s for a 40 MB file that way, 0.57 s
     // now, where a bare INSERT of the bytes takes 0.27 s).
+    const indexes = this.indexes.on;
     const fields = batch.map((game, index) => ({
       i: index + 1,
       ...readingFields(game.record),
@@ -143,33 +175,16 @@ export class GamesWriteRepository {
       upload_start: game.inUpload?.start ?? null,
       upload_end: game.inUpload?.end ?? null,
       owner: game.owner ?? null,
-      ...indexRowFields(game.record),
-      ...positionRowFields(game.record.positions, game.record.analysis),
-      ...identityRowFields(game.record.positions, game.record.analysis),
+      ...indexFields(indexes, game.record),
     }));
     const params: unknown[] = [JSON.stringify(fields), batch.map((game) => (inline(game) ? game.file.bytes : null))];
     const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
     const fileArray = params.length > 2 ? `ARRAY[${files.join(', ')}]` : `'{}'::bytea[]`;
-    // Each game's positions as a binary parameter of its own, as the larger files are.
-    const tracks = batch.map((game) => {
-      const entries = positionEntries(game.record.positions);
-      return entries === null ? 'NULL::bytea' : `$${params.push(entries)}::bytea`;
-    });
-    const sequences = batch.map((game) => {
-      const sequence = identitySequence(game.record.positions, game.record.analysis);
-      return sequence === null ? 'NULL::bytea' : `$${params.push(sequence)}::bytea`;
-    });
-    // And its board's changes for pattern search, so too.
-    const boards = batch.map((game) => {
-      const bytes = patternBytes(game.record.positions);
-      return bytes === null ? 'NULL::bytea' : `$${params.push(bytes)}::bytea`;
-    });
     const rows = await query<{ id: string; sha256: string; uploaded_at: Date }>(
       `WITH src AS (
          SELECT s.*, b.raw
          FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, owner text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS},
-                                               ${IDENTITY_ROW_FIELDS})
+                                               upload_id bigint, upload_start int, upload_end int, owner text${fieldsOf(indexes)})
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), ${formatRows('src')}, game AS (
          INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
@@ -188,8 +203,7 @@ export class GamesWriteRepository {
          -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
          INSERT INTO game_files (game_id, raw)
          SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
-       ), ${indexRowsFrom('made')}, ${positionRowsFrom('made', `ARRAY[${tracks.join(', ')}]`)}, ${identityRowsFrom('made', `ARRAY[${sequences.join(', ')}]`)}
-       , ${patternRowsFrom('made', `ARRAY[${boards.join(', ')}]`)}
+       )${indexRows(indexes, 'made', batch.map((game) => game.record), params)}
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
       params,
     );
@@ -204,68 +218,56 @@ export class GamesWriteRepository {
   }
 
   /**
-   * The run of postings of the games just inserted (src/positions/postings.ts): the buckets of their
-   * later positions, one run for every batch of the caller's transaction, written in it (tell the
-   * PostingsCompactor once it commits). Nothing when none of them has later positions.
+   * What the indexes write once games are stored, on the caller's transaction (the position index's
+   * run of postings of the games just inserted): nothing for games not inserted.
    */
   @GenerateSql({ params: [[EXAMPLE_TRACKED_GAME], [{ id: Number(EXAMPLE.game), uploadedAt: new Date(0), created: true }]] })
-  async writePostings(games: readonly NewGame[], inserted: readonly Inserted[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
-    await this.postings.writeRun(
-      games.flatMap((game, index) => {
-        const made = inserted[index];
-        return made.created ? [{ id: made.id, buckets: laterBuckets(game.record.positions) }] : [];
-      }),
-      query,
-    );
+  async afterInsert(games: readonly NewGame[], inserted: readonly Inserted[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
+    const stored = games.flatMap((game, index): IndexedGame[] => {
+      const made = inserted[index];
+      return made.created ? [{ id: made.id, reading: game.record }] : [];
+    });
+    for (const index of this.indexes.on) await index.afterInsert?.(stored, query);
   }
 
   /**
-   * Replaces what a plugin made of a stored game (the GoFans columns, status, media type and index
-   * rows) with a new reading of the same bytes, in one transaction. The bytes never change.
-   * False when the game does not exist (any more).
+   * Replaces what a plugin made of a stored game with a new reading of the same bytes, in one
+   * transaction: the GoFans columns, status and media type, then each index's rows, removed and
+   * written again through the index. With `only`, just those indexes are rebuilt (the game's row
+   * stays as it is). The bytes never change. False when the game does not exist (any more).
    */
-  @GenerateSql({ params: [EXAMPLE.game, exampleRecord('Lee Sedol', 'Gu Li', '2004-05-02'), 'application/x-go-sgf'] })
-  async replaceReading(id: GameId, record: ReadResult, mediaType: string): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const updated: { id: string }[] = await manager.query(
-        // The UPDATE answers through a SELECT: TypeORM answers an UPDATE's own RETURNING as [rows, count].
-        `WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS s(${READING_FIELDS})), ${formatRows('src')},
-         updated AS (
-           UPDATE games SET format_id = (SELECT id FROM format), header = s.header, body = s.body, header_start = s.header_start, header_end = s.header_end,
-                            body_start = s.body_start, body_end = s.body_end, family_id = (SELECT id FROM families WHERE name = s.family),
-                            indexed = s.indexed, status_reason = s.status_reason,
-                            media_type = CASE WHEN s.media_type = (SELECT media_type FROM format) THEN NULL ELSE s.media_type END
-           FROM src s WHERE games.id = $1 RETURNING games.id
-         )
-         SELECT id FROM updated`,
-        [id, JSON.stringify(readingFields(record)), mediaType],
+  @GenerateSql(
+    { params: [EXAMPLE.game, exampleRecord('Lee Sedol', 'Gu Li', '2004-05-02'), 'application/x-go-sgf'] },
+    { name: 'the positions and patterns only', params: [EXAMPLE.game, exampleRecord('Lee Sedol', 'Gu Li', '2004-05-02'), 'application/x-go-sgf', ['positions', 'patterns']] },
+  )
+  async replaceReading(id: GameId, record: ReadResult, mediaType: string, only?: readonly string[]): Promise<boolean> {
+    const indexes = only === undefined ? this.indexes.on : this.indexes.named(only);
+    return this.transaction(async (query) => {
+      const updated = await query<{ id: string }>(
+        only === undefined
+          ? // The UPDATE answers through a SELECT: TypeORM answers an UPDATE's own RETURNING as [rows, count].
+            `WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS s(${READING_FIELDS})), ${formatRows('src')},
+             updated AS (
+               UPDATE games SET format_id = (SELECT id FROM format), header = s.header, body = s.body, header_start = s.header_start, header_end = s.header_end,
+                                body_start = s.body_start, body_end = s.body_end, family_id = (SELECT id FROM families WHERE name = s.family),
+                                indexed = s.indexed, status_reason = s.status_reason,
+                                media_type = CASE WHEN s.media_type = (SELECT media_type FROM format) THEN NULL ELSE s.media_type END
+               FROM src s WHERE games.id = $1 RETURNING games.id
+             )
+             SELECT id FROM updated`
+          : `SELECT id FROM games WHERE id = $1 FOR UPDATE`,
+        only === undefined ? [id, JSON.stringify(readingFields(record)), mediaType] : [id],
       );
       if (updated.length === 0) return false;
-      await manager.query(
-        `WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1),
-         i AS (DELETE FROM game_identities WHERE game_id = $1)
-         DELETE FROM game_players WHERE game_id = $1`,
-        [id],
-      );
-      await manager.query(
-        `WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, ${INDEX_ROW_FIELDS}, ${POSITION_ROW_FIELDS}, ${IDENTITY_ROW_FIELDS})),
-         ${indexRowsFrom('made')}, ${positionRowsFrom('made', 'ARRAY[$3::bytea]')}, ${identityRowsFrom('made', 'ARRAY[$4::bytea]')}
-         SELECT 1`,
-        [
-          id,
-          JSON.stringify({ family: record.family, ...indexRowFields(record), ...positionRowFields(record.positions, record.analysis), ...identityRowFields(record.positions, record.analysis) }),
-          positionEntries(record.positions),
-          identitySequence(record.positions, record.analysis),
-        ],
-      );
-      await manager.query(`DELETE FROM game_patterns WHERE game_id = $1`, [id]);
-      await manager.query(`WITH made AS (SELECT $1::bigint AS id, 1 AS i, $2::text AS family), ${patternRowsFrom('made', 'ARRAY[$3::bytea]')} SELECT 1`, [
-        id,
-        record.family,
-        patternBytes(record.positions),
-      ]);
-      // Its postings from the old reading stay until a merge: a search confirms every candidate by its tail.
-      await this.postings.writeRun([{ id: Number(id), buckets: laterBuckets(record.positions) }], (sql, params) => manager.query(sql, params));
+      const removes = indexes.flatMap((index) => (index.remove ? [index.remove('$1::bigint[]')] : []));
+      if (removes.length > 0) await query(`WITH ${removes.join(', ')} SELECT 1`, [[id]]);
+      const params: unknown[] = [id, JSON.stringify({ family: record.family, ...indexFields(indexes, record) })];
+      const rows = indexRows(indexes, 'made', [record], params);
+      if (rows !== '') {
+        await query(`WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text${fieldsOf(indexes)}))${rows} SELECT 1`, params);
+      }
+      const game: IndexedGame = { id: Number(id), reading: record };
+      for (const index of indexes) await index.afterInsert?.([game], query);
       return true;
     });
   }
@@ -277,11 +279,39 @@ export class GamesWriteRepository {
     return rows.length > 0 ? rows[0].owner : undefined;
   }
 
+  /** Deletes a game, its bytes and, through each index, its index rows, in one statement. */
   @GenerateSql({ params: [EXAMPLE.gameToDelete] })
   async delete(id: GameId): Promise<boolean> {
-    const result = await this.dataSource.createQueryBuilder().delete().from(GameEntity).where('id = :id', { id }).execute();
-    return (result.affected ?? 0) > 0;
+    const removes = this.indexes.on.flatMap((index) => (index.remove ? [`${index.remove('ARRAY[$1::bigint]')}, `] : []));
+    const deleted = await this.transaction((query) => query<{ id: string }>(`WITH ${removes.join('')}game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game`, [id]));
+    return deleted.length > 0;
   }
+}
+
+/** The JSON fields the indexes declare, as more columns of a record definition (`, a int, b text`), or nothing. */
+function fieldsOf(indexes: readonly GameIndex[]): string {
+  return indexes.map((index) => (index.fields ? `, ${index.fields}` : '')).join('');
+}
+
+/** A reading's values of the fields the indexes declare. */
+function indexFields(indexes: readonly GameIndex[], reading: ReadResult): object {
+  return Object.assign({}, ...indexes.map((index) => index.fieldsOf?.(reading) ?? {})) as object;
+}
+
+/**
+ * The indexes' CTEs for the games of CTE `made` (`, name AS (…)…`, or nothing): each index's bytes
+ * go as one bytea parameter a game (pushed onto `params`), its rows from the i-th of them.
+ */
+function indexRows(indexes: readonly GameIndex[], made: string, readings: readonly ReadResult[], params: unknown[]): string {
+  const parameter = (bytes: Buffer | null) => (bytes === null ? 'NULL::bytea' : `$${params.push(bytes)}::bytea`);
+  return indexes
+    .map((index) => {
+      if (!index.rows) return '';
+      const bytesOf = index.bytesOf;
+      const bytes = bytesOf ? `ARRAY[${readings.map((reading) => parameter(bytesOf(reading))).join(', ')}]` : `'{}'::bytea[]`;
+      return `, ${index.rows(made, bytes)}`;
+    })
+    .join('');
 }
 
 /** The fields {@link readingFields} writes, as a record definition for json_to_record(set). */
@@ -307,57 +337,4 @@ function readingFields(record: ReadResult) {
     indexed: Boolean(record.analysis),
     status_reason: record.notIndexedReason ?? null,
   };
-}
-
-/** The fields {@link indexRowFields} writes, as a record definition (problems, details and players stay JSON text). */
-const INDEX_ROW_FIELDS = `move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json`;
-
-/**
- * The index rows of a reading as JSON fields: the analysis's columns (no move count: no analysis),
- * its problems and details (kept as the compact JSON text they are written in), the players.
- */
-function indexRowFields(record: ReadResult) {
-  const analysis = record.analysis;
-  const players = (analysis?.players ?? []).map((player) => ({ ...player, nameKey: player.name === null ? null : playerNameKey(player.name) }));
-  if (!analysis) return { move_count: null, players };
-  const facts = analysis.facts;
-  return {
-    move_count: analysis.moveCount,
-    result: analysis.result,
-    legal: analysis.verdict.legal,
-    consistent: analysis.verdict.consistent,
-    problems: analysis.verdict.problems,
-    details: analysis.details,
-    board_width: facts.boardWidth,
-    board_height: facts.boardHeight,
-    date_played: facts.datePlayed,
-    event: facts.event,
-    event_key: facts.event === null ? null : playerNameKey(facts.event),
-    rules: facts.rules,
-    ending: facts.ending ?? null,
-    margin: facts.margin ?? null,
-    players,
-  };
-}
-
-/** CTEs inserting the index rows of the games of CTE `made` (columns `id` and {@link INDEX_ROW_FIELDS}). */
-function indexRowsFrom(made: string): string {
-  return `analysis AS (
-         INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
-                                    board_width, board_height, date_played, event, event_key, rules, ending, margin)
-         SELECT m.id, m.move_count, m.result, m.legal, m.consistent, m.problems, m.details,
-                m.board_width, m.board_height, m.date_played, m.event, m.event_key, m.rules, m.ending, m.margin
-         FROM ${made} m WHERE m.move_count IS NOT NULL
-       ), players AS (
-         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome, rating)
-         SELECT m.id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
-         FROM ${made} m, json_to_recordset(m.players) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
-              "declaredPoints" double precision, points double precision, captures int, outcome text, rating text)
-       ), names AS (
-         INSERT INTO player_names (name_key)
-         SELECT DISTINCT p."nameKey" FROM ${made} m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
-         ORDER BY 1
-         ON CONFLICT (name_key) DO NOTHING
-       )`;
 }

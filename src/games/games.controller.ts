@@ -29,7 +29,7 @@ import { SearchGamesQuery } from './dto/search-games.query.js';
 import { ExportGameQuery, ReindexGameQuery, UploadGameQuery } from './dto/upload-game.query.js';
 import { GameIdPipe } from './game-id.pipe.js';
 import type { GameId } from './game-id.pipe.js';
-import { GamesService } from './games.service.js';
+import { GamesService, indexList } from './games.service.js';
 import { receiveUpload } from './upload-body.js';
 
 const binary = { type: 'string', format: 'binary' } as const;
@@ -260,7 +260,7 @@ export class GamesController {
   @ApiNotFoundResponse({ content: problem, description: 'No such game.' })
   @ApiResponse({ status: 422, description: "Today's plugins refuse the file; the game is left as it was.", content: problem })
   reindex(@Param('id', GameIdPipe) id: GameId, @Query() query: ReindexGameQuery, @CurrentCaller() caller: Caller): Promise<GameDto> {
-    return this.games.reindex(id, caller, query.format);
+    return this.games.reindex(id, caller, query.format, indexList(query.indexes));
   }
 
   @Delete(':id')

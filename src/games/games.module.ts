@@ -11,8 +11,6 @@ import { GamesService } from './games.service.js';
 import { ReindexController } from './reindex.controller.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { IdentityModule } from '../identity/identity.module.js';
-import { PostingsCompactor } from '../indexes/positions/postings-compactor.js';
-import { PositionPostingsRepository } from '../indexes/positions/postings.repository.js';
 
 @Module({
   imports: [DatabaseModule, IdentityModule],
@@ -28,9 +26,7 @@ import { PositionPostingsRepository } from '../indexes/positions/postings.reposi
     readsProvider(GamesViewRepository),
     readsProvider(GamesExportRepository),
     ExportService,
-    PositionPostingsRepository,
-    PostingsCompactor,
   ],
-  exports: [GamesWriteRepository, PostingsCompactor],
+  exports: [GamesWriteRepository],
 })
 export class GamesModule {}

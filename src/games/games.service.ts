@@ -28,7 +28,6 @@ import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
 import type { RawGame } from './game-view.js';
 import { GamesSearchRepository } from './games-search.repository.js';
 import { GamesViewRepository } from './games-view.repository.js';
-import { PostingsCompactor } from '../indexes/positions/postings-compactor.js';
 import { GamesWriteRepository } from './games-write.repository.js';
 import { PictureCache } from './picture-cache.js';
 import { AppConfig } from '../common/config.js';
@@ -51,7 +50,6 @@ export class GamesService implements OnApplicationBootstrap {
     @Inject(FormatReader) private readonly reader: FormatReader,
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     private readonly identities: IdentityService,
-    private readonly compactor: PostingsCompactor,
     @Inject(AppConfig) config: AppConfig,
   ) {
     this.pictures = new PictureCache(config.PICTURE_CACHE_MB * 1024 * 1024);
@@ -95,7 +93,6 @@ export class GamesService implements OnApplicationBootstrap {
     const mediaType = this.reader.mediaTypeFor(file.mediaType, record);
     for (;;) {
       const stored = await this.writes.insert({ file: upload, sha256, mediaType, filename, record, owner });
-      this.compactor.kick();
       if (stored.created) {
         const game = toGameDto(viewOfNewGame(stored.id, stored.uploadedAt, sha256, upload, mediaType, filename, record, owner));
         return { game, created: true };
@@ -230,16 +227,16 @@ export class GamesService implements OnApplicationBootstrap {
    * Reads a stored game's bytes again with today's plugins and replaces what was made of them (a
    * file kept before its format was understood gets indexed; an engine fix reaches old games). The
    * bytes never change. A file today's plugins refuse is left as it was (the FormatError says why).
+   * With `indexes`, only those indexes are rebuilt from the new reading.
    */
-  async reindex(id: GameId, caller: Caller, format?: string): Promise<GameDto> {
+  async reindex(id: GameId, caller: Caller, format?: string, indexes?: readonly string[]): Promise<GameDto> {
     // On the primary throughout: the answer shows what was just written.
     const raw = await this.views.findRaw(id);
     if (!raw) throw notFound(id);
     mayActOn(caller, 'games:reindex', raw.owner, `game ${id}`);
     const record = await this.analysis.read(storedFile(raw), format, { withReplay: false });
     const mediaType = this.reader.mediaTypeFor(raw.mediaType, record);
-    if (!(await this.writes.replaceReading(id, record, mediaType))) throw notFound(id);
-    this.compactor.kick();
+    if (!(await this.writes.replaceReading(id, record, mediaType, indexes))) throw notFound(id);
     const view = await this.views.findById(id);
     if (!view) throw notFound(id);
     return toGameDto(view);
@@ -248,15 +245,17 @@ export class GamesService implements OnApplicationBootstrap {
   /** Re-indexes the next batch of games matching the filters, in ascending id order after `after`. */
   async reindexBatch(query: ReindexQuery, caller: Caller): Promise<ReindexPageDto> {
     const limit = query.limit ?? DEFAULT_REINDEX_BATCH;
-    const { after, limit: _limit, ...asked } = query;
+    const { after, limit: _limit, indexes, ...asked } = query;
     // A club's token re-indexes the club's games only.
     const filters = { ...asked, owner: ownerScope(caller, 'games:reindex', asked.owner) };
+    // Named indexes are checked before any game is read: an unknown one is refused even when no game matches.
+    if (indexes !== undefined) this.writes.checkIndexes(indexList(indexes)!);
     const ids = await this.searches.idsAfter(gameFilters(filters), after ?? 0, limit + 1);
     const batch = ids.slice(0, limit);
     const page: ReindexPageDto = { reindexed: 0, indexed: 0, refused: [], next: ids.length > limit ? batch[batch.length - 1] : null };
     for (const id of batch) {
       try {
-        const game = await this.reindex(String(id), caller);
+        const game = await this.reindex(String(id), caller, undefined, indexList(indexes));
         page.reindexed++;
         if (game.status === 'indexed') page.indexed++;
       } catch (error) {
@@ -286,6 +285,11 @@ export function gameFilters(filters: SearchFilters): GameFilters {
     boardWidth: width,
     boardHeight: boardSize === undefined ? undefined : (height ?? width),
   };
+}
+
+/** `?indexes=positions,patterns` as a list; undefined when absent (every index). */
+export function indexList(indexes: string | undefined): string[] | undefined {
+  return indexes === undefined ? undefined : [...new Set(indexes.split(','))];
 }
 
 /** A stored game's bytes as the plugins read them. */

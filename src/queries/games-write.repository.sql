@@ -15,8 +15,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
-                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -74,8 +73,7 @@ WITH src AS (
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
-       )
-       , patterns AS (
+       ), patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
          SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -93,8 +91,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
-                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -152,8 +149,7 @@ WITH src AS (
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
-       )
-       , patterns AS (
+       ), patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
          SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -169,8 +165,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date,
-                                               identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -228,8 +223,7 @@ WITH src AS (
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
          FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
-       )
-       , patterns AS (
+       ), patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
          SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -239,7 +233,7 @@ WITH src AS (
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
--- GamesWriteRepository.writePostings
+-- GamesWriteRepository.afterInsert
 INSERT INTO position_runs (bits, shift, postings) VALUES ($1, $2, $3) RETURNING run;
 
 INSERT INTO position_postings (run, bits, part, shift, base, games)
@@ -263,22 +257,19 @@ WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS
        ), format AS (
          SELECT * FROM known_format UNION ALL SELECT * FROM new_format
        ),
-         updated AS (
-           UPDATE games SET format_id = (SELECT id FROM format), header = s.header, body = s.body, header_start = s.header_start, header_end = s.header_end,
-                            body_start = s.body_start, body_end = s.body_end, family_id = (SELECT id FROM families WHERE name = s.family),
-                            indexed = s.indexed, status_reason = s.status_reason,
-                            media_type = CASE WHEN s.media_type = (SELECT media_type FROM format) THEN NULL ELSE s.media_type END
-           FROM src s WHERE games.id = $1 RETURNING games.id
-         )
-         SELECT id FROM updated;
+             updated AS (
+               UPDATE games SET format_id = (SELECT id FROM format), header = s.header, body = s.body, header_start = s.header_start, header_end = s.header_end,
+                                body_start = s.body_start, body_end = s.body_end, family_id = (SELECT id FROM families WHERE name = s.family),
+                                indexed = s.indexed, status_reason = s.status_reason,
+                                media_type = CASE WHEN s.media_type = (SELECT media_type FROM format) THEN NULL ELSE s.media_type END
+               FROM src s WHERE games.id = $1 RETURNING games.id
+             )
+             SELECT id FROM updated;
 
-WITH a AS (DELETE FROM game_analyses WHERE game_id = $1), p AS (DELETE FROM game_positions WHERE game_id = $1),
-         i AS (DELETE FROM game_identities WHERE game_id = $1)
-         DELETE FROM game_players WHERE game_id = $1;
+WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY($1::bigint[])), players AS (DELETE FROM game_players WHERE game_id = ANY($1::bigint[])), positions AS (DELETE FROM game_positions WHERE game_id = ANY($1::bigint[])), identities AS (DELETE FROM game_identities WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)),
-         analysis AS (
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)), analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
          SELECT m.id, m.move_count, m.result, m.legal, m.consistent, m.problems, m.details,
@@ -298,22 +289,41 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
          INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
          SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
-         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[$3::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
-         FROM made m JOIN unnest(ARRAY[$4::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
+         FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
-       )
-         SELECT 1;
-
-DELETE FROM game_patterns WHERE game_id = $1;
-
-WITH made AS (SELECT $1::bigint AS id, 1 AS i, $2::text AS family), patterns AS (
+       ), patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
          SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
-         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[$3::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+              CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
+              CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
+         WHERE e.b IS NOT NULL
+       ) SELECT 1;
+
+COMMIT;
+
+-- GamesWriteRepository.replaceReading (the positions and patterns only)
+START TRANSACTION;
+
+SELECT id FROM games WHERE id = $1 FOR UPDATE;
+
+WITH positions AS (DELETE FROM game_positions WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
+
+WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, position_plies int, position_openings text, position_split int, position_result text, position_played date)), positions AS (
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
+                nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
+         WHERE m.position_plies IS NOT NULL
+       ), patterns AS (
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
@@ -325,4 +335,8 @@ COMMIT;
 SELECT owner FROM games WHERE id = $1;
 
 -- GamesWriteRepository.delete
-DELETE FROM "games" WHERE "id" = $1;
+START TRANSACTION;
+
+WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY(ARRAY[$1::bigint])), players AS (DELETE FROM game_players WHERE game_id = ANY(ARRAY[$1::bigint])), positions AS (DELETE FROM game_positions WHERE game_id = ANY(ARRAY[$1::bigint])), identities AS (DELETE FROM game_identities WHERE game_id = ANY(ARRAY[$1::bigint])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY(ARRAY[$1::bigint])), game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game;
+
+COMMIT;

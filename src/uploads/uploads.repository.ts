@@ -4,14 +4,9 @@ import type { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
 import { GamesWriteRepository } from '../games/games-write.repository.js';
-import type { Inserted, NewGame } from '../games/games-write.repository.js';
+import type { NewGame } from '../games/games-write.repository.js';
 import { EXAMPLE, exampleUpload, SEEDED_UPLOAD } from '../games/sql-examples.js';
 import type { UploadGameOutcome } from './dto/upload.dto.js';
-
-/** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
-const INSERT_BATCH = 1000;
-/** The games of one run of postings at most (about 2 M postings, 16 MB while it is sorted). */
-const RUN_GAMES = 10 * INSERT_BATCH;
 
 /** A kept file as stored: its columns and its games in file order. */
 export interface UploadView {
@@ -138,14 +133,13 @@ export class UploadsRepository {
   }
 
   /**
-   * Keeps the file and stores its new games, in one transaction: all of it or nothing. A game whose
+   * Keeps the file and stores its new games through the games' writer, in one of its transactions: all of it or nothing. A game whose
    * bytes another game has (stored meanwhile, or earlier in the same file) becomes a duplicate of it.
    * Undefined when the same file was kept meanwhile (a racing upload): the caller reads that one.
    */
   @GenerateSql({ name: 'a new game and a copy of a stored one', params: [exampleUpload('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[jj])')] })
   async insert(upload: NewUpload, within?: WithinUpload): Promise<number | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      const query: Query = (sql, params) => manager.query(sql, params);
+    return this.games.transaction(async (query) => {
       const kept = await query<{ id: string }>(
         `INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw, owner)
          VALUES (decode($1, 'hex'), $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (sha256) DO NOTHING RETURNING id`,
@@ -155,15 +149,7 @@ export class UploadsRepository {
       const uploadId = Number(kept[0].id);
       const entries: { start: number; end: number; outcome: UploadGameOutcome; gameId: number }[] = [];
       const fresh = upload.games.flatMap((entry) => ('game' in entry ? [{ ...entry.game, owner: upload.owner, inUpload: { uploadId, start: entry.start, end: entry.end } }] : []));
-      const inserted: Inserted[] = [];
-      for (let from = 0; from < fresh.length; from += INSERT_BATCH) {
-        inserted.push(...(await this.games.insertMany(fresh.slice(from, from + INSERT_BATCH), query)));
-        // A run of postings per RUN_GAMES games (a file's games together, a huge file's in parts).
-        const written = Math.floor(from / RUN_GAMES) * RUN_GAMES;
-        if (inserted.length - written >= RUN_GAMES || inserted.length === fresh.length) {
-          await this.games.writePostings(fresh.slice(written, inserted.length), inserted.slice(written), query);
-        }
-      }
+      const inserted = await this.games.insertAll(fresh, query);
       // Games not inserted have bytes the archive has (stored meanwhile, or earlier in this file): duplicates of that game.
       const twins = await this.games.idsBySha256(
         fresh.filter((_, index) => !inserted[index].created).map((game) => game.sha256),

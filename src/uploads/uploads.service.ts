@@ -8,7 +8,6 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { GameId } from '../games/game-id.pipe.js';
 import { GamesWriteRepository } from '../games/games-write.repository.js';
-import { PostingsCompactor } from '../indexes/positions/postings-compactor.js';
 import type { UploadGameQuery } from '../games/dto/upload-game.query.js';
 import { sha256Hex, uploadFilename } from '../games/upload-body.js';
 import type { ReceivedFile } from '../games/upload-body.js';
@@ -40,7 +39,6 @@ export class UploadsService {
     @Inject(AnalysisPool) private readonly analysis: AnalysisPool,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly identities: IdentityService,
-    private readonly compactor: PostingsCompactor,
   ) {}
 
   /**
@@ -74,8 +72,6 @@ export class UploadsService {
     const format = formatOf(found, games);
     for (;;) {
       const id = await this.uploads.insert({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...format, owner: checked.owner, games }, within);
-      // Its run of postings is committed: runs of its size may be due for a merge.
-      if (id !== undefined) this.compactor.kick();
   const kept = id === undefined ? await this.existing(sha256) : await this.get(String(id));
       if (kept) return { upload: kept, created: id !== undefined };
     }

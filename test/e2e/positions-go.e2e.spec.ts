@@ -9,8 +9,8 @@ import { turnedGoSgf } from '../support/positions/turned-sgf.js';
 import { letters, replay } from '../support/positions/go-replay.js';
 import type { Position, Replayed } from '../support/positions/go-replay.js';
 import type { TransformName } from '../../src/rules/symmetry.js';
-import { PostingsCompactor } from '../../src/indexes/positions/postings-compactor.js';
-import { PositionPostingsRepository } from '../../src/indexes/positions/postings.repository.js';
+import { Indexes } from '../../src/indexes/indexes.js';
+import type { PositionsIndex } from '../../src/indexes/positions/positions.index.js';
 import { PositionsRepository } from '../../src/positions/positions.repository.js';
 import { OpeningPositions1765800000000 } from '../../migrations/1765800000000-OpeningPositions.js';
 import { jest } from '@jest/globals';
@@ -357,7 +357,7 @@ describe('positions: the GNU Go games against a brute-force search', () => {
 
   it('migration 1765800000000 writes the opening rows of the games stored before it from their rows, as the triggers write them', async () => {
     const db = archive.app.get<DataSource>(getDataSourceToken());
-    await archive.app.get(PostingsCompactor).idle();
+    await archive.app.get(Indexes).idle();
     const rows = () => db.query('SELECT key::text, game_id::int, played::text, ply, result, turn FROM opening_positions ORDER BY key, game_id');
     const written = (await rows()) as { game_id: number; ply: number }[];
     // Every indexed game has its start there, at ply 0.
@@ -394,8 +394,7 @@ describe('positions: the GNU Go games against a brute-force search', () => {
 
   it('finds the same games once the runs of postings are merged, midway through a merge, and after a merge cut short is resumed', async () => {
     const db = archive.app.get<DataSource>(getDataSourceToken());
-    const compactor = archive.app.get(PostingsCompactor);
-    const repository = archive.app.get(PositionPostingsRepository);
+    const { compactor, postings: repository } = archive.app.get(Indexes).get('positions') as PositionsIndex;
     await compactor.idle();
     // Every upload wrote a run of its own; runs of a size were merged as they came.
     const runs = await repository.runs();
@@ -440,8 +439,7 @@ describe('positions: the GNU Go games against a brute-force search', () => {
 
   it('runs of 20-bit buckets (written before migration 1765700000000) are read beside 24-bit ones, and merged only with their own', async () => {
     const db = archive.app.get<DataSource>(getDataSourceToken());
-    const compactor = archive.app.get(PostingsCompactor);
-    const repository = archive.app.get(PositionPostingsRepository);
+    const { compactor, postings: repository } = archive.app.get(Indexes).get('positions') as PositionsIndex;
     await compactor.idle();
     // Every game's postings written again: the games in turn into runs of 20-bit and of 24-bit
     // buckets, from their stored entries, as the code before wrote them and as it writes them now.
@@ -470,7 +468,7 @@ describe('positions: the GNU Go games against a brute-force search', () => {
 
   it('a row stored before the runs of postings (its buckets in an array under the GIN index) is still found', async () => {
     const db = archive.app.get<DataSource>(getDataSourceToken());
-    await archive.app.get(PostingsCompactor).idle();
+    await archive.app.get(Indexes).idle();
     // What an archive written before migration 1765600000000 holds: 6 entries of 11 bytes in every
     // row's head, the rest in its tail, the buckets of the tail's keys in the row; no runs.
     await db.query('DELETE FROM position_postings');

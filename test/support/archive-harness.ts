@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { createApp } from '../../src/app.factory.js';
+import type { IndexDefinition } from '../../src/indexes/game-index.js';
 import { createScratchDatabase, ScratchDatabase } from './scratch-database.js';
 import { loadConfig } from '../../src/common/config.js';
 import { createClient } from '../client/generated/client/index.js';
@@ -26,6 +27,8 @@ export interface TestArchive {
 export interface DatabaseOptions {
   /** LC_CTYPE and LC_COLLATE of the test database on a server (PGlite has its own, fixed). */
   readonly locale?: string;
+  /** Indexes registered besides the registry's (an index written in a test), as createApp takes them. */
+  readonly indexes?: readonly IndexDefinition[];
 }
 
 export async function startArchive(settings: Record<string, string> = {}, options: DatabaseOptions = {}): Promise<TestArchive> {
@@ -43,7 +46,7 @@ export async function startArchive(settings: Record<string, string> = {}, option
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...settings,
     });
-    app = await createApp(config);
+    app = await createApp(config, { indexes: options.indexes });
     await app.listen(0, '127.0.0.1');
   } catch (error) {
     // A configuration a test expects to be refused must not leave its database behind.

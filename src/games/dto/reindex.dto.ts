@@ -1,13 +1,26 @@
 import { PageSize } from '../../common/page-size.js';
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
 import { IsGameIdNumber } from '../game-id.pipe.js';
 import { PROBLEM_CODES } from '../../common/problem-codes.js';
 import type { ProblemCode } from '../../common/problem-codes.js';
 import { SearchGamesQuery } from './search-games.query.js';
 
+/** The indexes to rebuild (absent: the game's reading and every index), as `POST /reindex` and `POST /games/{id}/reindex` take them. */
+export class ReindexIndexes {
+  /**
+   * Comma-separated indexes to rebuild from a new reading (`positions,patterns`), leaving the game's
+   * own row and its other indexes as they are: e.g. to give games stored while an index was off
+   * (INDEXES) that index. Absent: the game is read again whole and every index rebuilt.
+   */
+  @ApiPropertyOptional({ example: 'positions,patterns', maxLength: 200 })
+  @IsOptional()
+  @Matches(/^[a-z][a-z0-9_-]{0,39}(,[a-z][a-z0-9_-]{0,39}){0,4}$/, { message: 'indexes must be index names separated by commas (at most 5), e.g. positions,patterns' })
+  indexes?: string;
+}
+
 /** Which games a bulk re-indexing reads again: the search filters, a batch size, and where to go on. */
-export class ReindexQuery extends OmitType(SearchGamesQuery, ['cursor', 'limit', 'sort'] as const) {
+export class ReindexQuery extends IntersectionType(OmitType(SearchGamesQuery, ['cursor', 'limit', 'sort'] as const), ReindexIndexes) {
   @PageSize(1000, 100)
   limit?: number;
 

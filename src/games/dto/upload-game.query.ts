@@ -1,4 +1,5 @@
-import { PickType } from '@nestjs/swagger';
+import { IntersectionType, PickType } from '@nestjs/swagger';
+import { ReindexIndexes } from './reindex.dto.js';
 import { IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 export class UploadGameQuery {
@@ -15,7 +16,7 @@ export class UploadGameQuery {
 }
 
 /** Re-indexing takes the same `format` as an upload. */
-export class ReindexGameQuery extends PickType(UploadGameQuery, ['format'] as const) {}
+export class ReindexGameQuery extends IntersectionType(PickType(UploadGameQuery, ['format'] as const), ReindexIndexes) {}
 
 export class ExportGameQuery {
   /** `publisher/version` to write the game in: a format of its family (see GET /formats), e.g. `SGF/FF4-Go`. */

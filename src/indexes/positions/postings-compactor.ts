@@ -1,5 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
-import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import type { IndexUpkeep } from '../game-index.js';
 import { decodeRow, encodeRows, mergeSteps, nextMerge, postingsInRow, sortedDistinct } from './postings.js';
 import type { Query } from '../../database/sql.js';
 import type { MergePlan } from './postings.js';
@@ -17,13 +17,12 @@ const RECLAIM_POSTINGS = 2 ** 21;
 const RECLAIM_SHARE = 8;
 
 /**
- * Merges the runs of postings in the background (src/positions/postings.ts): told after each write
+ * Merges the runs of postings in the background (postings.ts), the position index's upkeep: told after each write
  * ({@link kick}), it merges while a size class holds enough runs, one bucket range a statement, so
  * searches and writes go on between the steps. One merge at a time in a process; on a server one
  * node at a time. A merge interrupted (the process stopped) is resumed where it stopped.
  */
-@Injectable()
-export class PostingsCompactor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class PostingsCompactor implements IndexUpkeep {
   private readonly logger = new Logger(PostingsCompactor.name);
   private running: Promise<void> | null = null;
   private again = false;
@@ -31,12 +30,13 @@ export class PostingsCompactor implements OnApplicationBootstrap, BeforeApplicat
 
   constructor(private readonly postings: PositionPostingsRepository) {}
 
-  onApplicationBootstrap(): void {
+  /** At boot: a merge left half done or due is taken up. */
+  start(): void {
     this.kick();
   }
 
   /** Before the connections close: the step under way ends, no other starts (the merge is resumed at the next start). */
-  async beforeApplicationShutdown(): Promise<void> {
+  async stop(): Promise<void> {
     this.stopped = true;
     await this.running;
   }

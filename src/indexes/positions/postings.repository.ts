@@ -1,7 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { DatabaseTarget } from '../../database/database-target.js';
+import type { DataSource } from 'typeorm';
 import { GenerateSql } from '../../database/sql.js';
 import type { Query } from '../../database/sql.js';
 import { POSTING_BITS, encodeRows, postingsOf, setPosting, shiftFor, sortedDistinct, wordsOf } from './postings.js';
@@ -33,14 +30,14 @@ const COMPACTION_LOCK_KEY = 0x7461627570n; // "tabup"
 const EXAMPLE_ROWS: EncodedRows = encodeRows(sortedDistinct(postingsOf([[0x800000, 1], [0x800001, 1], [0x800000, 2]])), 24);
 
 /**
- * The runs of postings of the later positions' buckets (src/positions/postings.ts): a write's run,
+ * The runs of postings of the later positions' buckets (postings.ts): a write's run,
  * and the steps of a merge. The reads of a search are PositionsRepository's.
  */
-@Injectable()
 export class PositionPostingsRepository {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly target: DatabaseTarget,
+    private readonly dataSource: DataSource,
+    /** Whether the database is the embedded one (one process: its merges need no lock between nodes). */
+    private readonly embedded: boolean,
   ) {}
 
   /**
@@ -181,7 +178,7 @@ export class PositionPostingsRepository {
    */
   @GenerateSql({ params: [async () => undefined] })
   async whileCompacting(work: (query: Query) => Promise<void>): Promise<boolean> {
-    if (this.target.isEmbedded) {
+    if (this.embedded) {
       await work((sql, params) => this.dataSource.query(sql, params));
       return true;
     }

@@ -1,0 +1,44 @@
+import { PositionPostingsRepository } from './postings.repository.js';
+import { PostingsCompactor } from './postings-compactor.js';
+import { POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from './position-rows.js';
+import type { GameIndex, IndexContext, IndexDefinition } from '../game-index.js';
+
+/** The position index as opened: its statements, and the postings' repository and merges (for the benches and tests). */
+export interface PositionsIndex extends GameIndex {
+  readonly postings: PositionPostingsRepository;
+  readonly compactor: PostingsCompactor;
+}
+
+function open({ dataSource, embedded }: IndexContext): PositionsIndex {
+  const postings = new PositionPostingsRepository(dataSource, embedded);
+  const compactor = new PostingsCompactor(postings);
+  return {
+    name: 'positions',
+    postings,
+    compactor,
+    fields: POSITION_ROW_FIELDS,
+    fieldsOf: (reading) => positionRowFields(reading.positions, reading.analysis),
+    bytesOf: (reading) => positionEntries(reading.positions),
+    rows: positionRowsFrom,
+    // The buckets of the later positions, one run for every call (a collection's games together).
+    afterInsert: (games, query) => postings.writeRun(games.map((game) => ({ id: game.id, buckets: laterBuckets(game.reading.positions) })), query),
+    // Its postings from the old reading stay until a merge: a search confirms every candidate by the game's row.
+    remove: (ids) => `positions AS (DELETE FROM game_positions WHERE game_id = ANY(${ids}))`,
+    upkeep: compactor,
+  };
+}
+
+/**
+ * The positions of each game's main line (src/indexes/positions/position-rows.ts): a row per game
+ * with its keys, the openings' counts, and the later positions' postings in runs merged in the
+ * background. GET /positions/{key}, the explorer and the position cursor read it.
+ */
+export const POSITIONS_INDEX: IndexDefinition = {
+  name: 'positions',
+  summary: 'the positions of each main line: GET /positions/{key}/games, the explorer and their counts',
+  takes: ['keys'],
+  tables: ['game_positions', 'position_counts', 'opening_positions', 'position_runs', 'position_postings'],
+  // Kept by triggers on game_positions (migrations 1765000000000 and 1765800000000): a statement's rows counted at once.
+  triggers: ['position_counts_added', 'position_counts_removed', 'opening_positions_added', 'opening_positions_removed'],
+  open,
+};
