@@ -266,7 +266,13 @@ WITH src AS (SELECT s.*, $3::text AS media_type FROM json_to_record($2::json) AS
              )
              SELECT id FROM updated;
 
-WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY($1::bigint[])), players AS (DELETE FROM game_players WHERE game_id = ANY($1::bigint[])), positions AS (DELETE FROM game_positions WHERE game_id = ANY($1::bigint[])), identities AS (DELETE FROM game_identities WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
+WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY($1::bigint[])), players AS (DELETE FROM game_players WHERE game_id = ANY($1::bigint[])), positions AS (
+         DELETE FROM game_positions WHERE game_id = ANY($1::bigint[]) RETURNING game_id, plies
+       ), positions_removed AS (
+         INSERT INTO position_removals (game_id, before_run)
+         SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= 6
+         ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
+       ), identities AS (DELETE FROM game_identities WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)), analysis AS (
@@ -312,7 +318,13 @@ START TRANSACTION;
 
 SELECT id FROM games WHERE id = $1 FOR UPDATE;
 
-WITH positions AS (DELETE FROM game_positions WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
+WITH positions AS (
+         DELETE FROM game_positions WHERE game_id = ANY($1::bigint[]) RETURNING game_id, plies
+       ), positions_removed AS (
+         INSERT INTO position_removals (game_id, before_run)
+         SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= 6
+         ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
+       ), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, position_plies int, position_openings text, position_split int, position_result text, position_played date)), positions AS (
          INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
@@ -337,6 +349,12 @@ SELECT owner FROM games WHERE id = $1;
 -- GamesWriteRepository.delete
 START TRANSACTION;
 
-WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY(ARRAY[$1::bigint])), players AS (DELETE FROM game_players WHERE game_id = ANY(ARRAY[$1::bigint])), positions AS (DELETE FROM game_positions WHERE game_id = ANY(ARRAY[$1::bigint])), identities AS (DELETE FROM game_identities WHERE game_id = ANY(ARRAY[$1::bigint])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY(ARRAY[$1::bigint])), game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game;
+WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY(ARRAY[$1::bigint])), players AS (DELETE FROM game_players WHERE game_id = ANY(ARRAY[$1::bigint])), positions AS (
+         DELETE FROM game_positions WHERE game_id = ANY(ARRAY[$1::bigint]) RETURNING game_id, plies
+       ), positions_removed AS (
+         INSERT INTO position_removals (game_id, before_run)
+         SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= 6
+         ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
+       ), identities AS (DELETE FROM game_identities WHERE game_id = ANY(ARRAY[$1::bigint])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY(ARRAY[$1::bigint])), game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game;
 
 COMMIT;

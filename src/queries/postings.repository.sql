@@ -44,6 +44,11 @@ VACUUM position_postings;
 WITH gone AS (DELETE FROM position_runs WHERE merging_into = $1)
        UPDATE position_runs SET postings = $2 WHERE run = $1;
 
+DELETE FROM position_removals WHERE before_run <= (SELECT coalesce(min(run), 9223372036854775807) FROM position_runs);
+
+-- PositionPostingsRepository.removals
+SELECT game_id, before_run FROM position_removals;
+
 -- PositionPostingsRepository.whileCompacting
 SELECT pg_try_advisory_lock($1::bigint) AS locked;
 

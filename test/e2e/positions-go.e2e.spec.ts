@@ -14,7 +14,7 @@ import type { PositionsIndex } from '../../src/indexes/positions/positions.index
 import { PositionsRepository } from '../../src/positions/positions.repository.js';
 import { OpeningPositions1765800000000 } from '../../migrations/1765800000000-OpeningPositions.js';
 import { jest } from '@jest/globals';
-import { MERGE_FANOUT, POSTING_BITS, decodeRow, encodeRows, postingsInRow, shiftFor, sortedDistinct } from '../../src/indexes/positions/postings.js';
+import { MERGE_FANOUT, POSTING_BITS, bucketOfPosting, decodeRow, encodeRows, gameOfPosting, postingsInRow, shiftFor, sortedDistinct, wordsOf } from '../../src/indexes/positions/postings.js';
 import { laterBuckets } from '../../src/indexes/positions/position-rows.js';
 
 /*
@@ -434,6 +434,46 @@ describe('positions: the GNU Go games against a brute-force search', () => {
     // A merge vacuums the postings as it goes (every 8 million postings it deletes: never in an
     // archive this size): the statement runs on the connection the merges hold, outside a transaction.
     expect(await repository.whileCompacting((query) => repository.reclaim(query))).toBe(true);
+    await expectSamplesFound();
+  });
+
+  it('the postings of a game read again or deleted are dropped by the merges, and their marks go once no run is older', async () => {
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    const { compactor, postings: repository } = archive.app.get(Indexes).get('positions') as PositionsIndex;
+    await compactor.idle();
+    const entriesOf = async (id: number) => ((await db.query(`SELECT head || coalesce(tail, ''::bytea) AS entries FROM game_positions WHERE game_id = $1`, [id])) as { entries: Buffer }[])[0].entries;
+    const bucketsOf = async (id: number) => laterBuckets({ family: 'go', entries: await entriesOf(id), stride: 11 }).sort((a, b) => a - b);
+    const [reread, dropped] = [...games.keys()].filter((id) => id !== orderIds[0]).slice(-2);
+    const buckets = await bucketsOf(reread);
+    expect(buckets.length).toBeGreaterThan(0);
+    // A posting of the game that none of its positions has, in a run written before it is read again.
+    const stale = [...Array(buckets.length + 1).keys()].find((bucket) => !buckets.includes(bucket))!;
+    await repository.writeRun([{ id: reread, buckets: [stale] }]);
+    expect((await fetch(`${archive.baseUrl}/games/${reread}/reindex`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${archive.baseUrl}/games/${dropped}`, { method: 'DELETE' })).status).toBe(204);
+    games.delete(dropped);
+    texts.delete(dropped);
+    const marks = ((await db.query('SELECT game_id FROM position_removals')) as { game_id: string }[]).map((row) => Number(row.game_id));
+    expect(marks).toEqual(expect.arrayContaining([reread, dropped]));
+    await compactor.idle();
+
+    // Every run merged into one, as the compactor ends a merge it finds claimed.
+    const runs = await repository.runs();
+    const size = runs.reduce((sum, run) => sum + run.postings, 0);
+    expect(await repository.claimMerge(runs.map((run) => run.run), POSTING_BITS, shiftFor(size), size)).not.toBeNull();
+    compactor.kick();
+    await compactor.idle();
+    const merged = await repository.runs();
+    expect(merged).toHaveLength(1);
+    const rows = await repository.rowsIn(merged, 0, 2 ** POSTING_BITS - 1);
+    const postings = new BigUint64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
+    rows.reduce((at, row) => decodeRow(row, postings, at), 0);
+    const words = wordsOf(postings);
+    const pairs = [...postings.keys()].map((i) => ({ game: gameOfPosting(words, i), bucket: bucketOfPosting(words, i) }));
+    expect(pairs.some((pair) => pair.game === dropped)).toBe(false);
+    expect(pairs.filter((pair) => pair.game === reread).map((pair) => pair.bucket)).toEqual(buckets);
+    // No run older than the marks is left: they are forgotten.
+    expect(await db.query('SELECT game_id FROM position_removals')).toEqual([]);
     await expectSamplesFound();
   });
 

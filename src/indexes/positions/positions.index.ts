@@ -1,6 +1,6 @@
 import { PositionPostingsRepository } from './postings.repository.js';
 import { PostingsCompactor } from './postings-compactor.js';
-import { POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from './position-rows.js';
+import { OPENING_ENTRIES, POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from './position-rows.js';
 import type { GameIndex, IndexContext, IndexDefinition } from '../game-index.js';
 
 /** The position index as opened: its statements, and the postings' repository and merges (for the benches and tests). */
@@ -22,8 +22,15 @@ function open({ dataSource, embedded }: IndexContext): PositionsIndex {
     rows: positionRowsFrom,
     // The buckets of the later positions, one run for every call (a collection's games together).
     afterInsert: (games, query) => postings.writeRun(games.map((game) => ({ id: game.id, buckets: laterBuckets(game.reading.positions) })), query),
-    // Its postings from the old reading stay until a merge: a search confirms every candidate by the game's row.
-    remove: (ids) => `positions AS (DELETE FROM game_positions WHERE game_id = ANY(${ids}))`,
+    // Its postings are in runs written before, which are only ever merged: they are marked dead in
+    // the runs numbered so far (those of a game with later positions only), and the merges drop them.
+    remove: (ids) => `positions AS (
+         DELETE FROM game_positions WHERE game_id = ANY(${ids}) RETURNING game_id, plies
+       ), positions_removed AS (
+         INSERT INTO position_removals (game_id, before_run)
+         SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= ${OPENING_ENTRIES}
+         ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
+       )`,
     upkeep: compactor,
   };
 }
@@ -37,7 +44,7 @@ export const POSITIONS_INDEX: IndexDefinition = {
   name: 'positions',
   summary: 'the positions of each main line: GET /positions/{key}/games, the explorer and their counts',
   takes: ['keys'],
-  tables: ['game_positions', 'position_counts', 'opening_positions', 'position_runs', 'position_postings'],
+  tables: ['game_positions', 'position_counts', 'opening_positions', 'position_runs', 'position_postings', 'position_removals'],
   // Kept by triggers on game_positions (migrations 1765000000000 and 1765800000000): a statement's rows counted at once.
   triggers: ['position_counts_added', 'position_counts_removed', 'opening_positions_added', 'opening_positions_removed'],
   open,

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { IndexUpkeep } from '../game-index.js';
-import { decodeRow, encodeRows, mergeSteps, nextMerge, postingsInRow, sortedDistinct } from './postings.js';
+import { decodeRow, encodeRows, gameOfPosting, mergeSteps, nextMerge, postingsInRow, sortedDistinct, wordsOf } from './postings.js';
 import type { Query } from '../../database/sql.js';
 import type { MergePlan } from './postings.js';
 import { PositionPostingsRepository } from './postings.repository.js';
@@ -84,6 +84,8 @@ export class PostingsCompactor implements IndexUpkeep {
     if (target === null) return false;
     let kept = 0;
     let deleted = 0;
+    // The postings of games read again or deleted since their runs were written are left behind.
+    const removals = await this.postings.removals(query);
     for (const { low, high } of mergeSteps(plan)) {
       if (this.stopped) return false;
       if (deleted >= reclaimAfter) {
@@ -95,8 +97,8 @@ export class PostingsCompactor implements IndexUpkeep {
       const postings = new BigUint64Array(rows.reduce((sum, row) => sum + postingsInRow(row), 0));
       deleted += postings.length;
       let at = 0;
-      for (const row of rows) at = decodeRow(row, postings, at);
-      const merged = sortedDistinct(postings);
+      for (const row of rows) at = withoutRemoved(postings, at, decodeRow(row, postings, at), row.run, removals);
+      const merged = sortedDistinct(postings.subarray(0, at));
       kept += merged.length;
       await this.postings.moveRange(target, encodeRows(merged, plan.shift, plan.bits), plan.sources, low, high, query);
     }
@@ -104,4 +106,19 @@ export class PostingsCompactor implements IndexUpkeep {
     await this.postings.finishMerge(target, plan.target === null ? kept : plan.postings, query);
     return true;
   }
+}
+
+/**
+ * Keeps, of the postings `from` … `to` just decoded from a row of run `run`, those of games not
+ * removed since that run was written, moved down in place: where the kept ones end.
+ */
+function withoutRemoved(postings: BigUint64Array, from: number, to: number, run: number, removals: ReadonlyMap<number, number>): number {
+  if (removals.size === 0) return to;
+  const words = wordsOf(postings);
+  let kept = from;
+  for (let i = from; i < to; i++) {
+    const before = removals.get(gameOfPosting(words, i));
+    if (before === undefined || run >= before) postings[kept++] = postings[i];
+  }
+  return kept;
 }

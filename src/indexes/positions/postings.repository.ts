@@ -160,7 +160,10 @@ export class PositionPostingsRepository {
     await query(`VACUUM position_postings`);
   }
 
-  /** Ends a merge whose every range has moved: the sources go, the target's size is what it holds. */
+  /**
+   * Ends a merge whose every range has moved: the sources go, the target's size is what it holds,
+   * and the marks of dead postings no run holds any more (no run numbered below theirs is left) go.
+   */
   @GenerateSql({ params: [3, 350] })
   async finishMerge(target: number, postings: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
     await query(
@@ -168,6 +171,14 @@ export class PositionPostingsRepository {
        UPDATE position_runs SET postings = $2 WHERE run = $1`,
       [target, postings],
     );
+    await query(`DELETE FROM position_removals WHERE before_run <= (SELECT coalesce(min(run), 9223372036854775807) FROM position_runs)`);
+  }
+
+  /** The games whose postings in runs numbered below their `before_run` are dead (read again or deleted since): game id → before_run. */
+  @GenerateSql()
+  async removals(query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Map<number, number>> {
+    const rows = await query<{ game_id: string; before_run: string }>(`SELECT game_id, before_run FROM position_removals`);
+    return new Map(rows.map((row) => [Number(row.game_id), Number(row.before_run)]));
   }
 
   /**
