@@ -1,9 +1,42 @@
 // Jest runs in ESM mode (Nest 12 ships only ES modules); swc strips types and keeps
 // decorator metadata so DTOs and entities behave as they do in the compiled build.
+//
+// Tiers (docs/development.md): `npm test` runs the unit tests and the archive's end-to-end tests;
+// `npm run test:all` (TABULA_TESTS=all) runs everything, CI's first pass. TABULA_TESTS=database runs
+// every suite that talks to a database, CI's second pass on the PostgreSQL server: the others would
+// only run the same code again.
+
+/** What `npm test` leaves to `npm run test:all`, and why. */
+const SLOW = [
+  // Browsers driving the viewer.
+  'test/browser/',
+  // Clients generated from the spec in other languages (Python).
+  'test/client/',
+  // Real files written by other programs, every one of them (test/fixtures keeps a few for the fast tier).
+  'real-files\\.spec\\.ts$',
+  // Fuzzing: thousands of generated inputs.
+  'test/fuzz/',
+  // Crashes: processes killed mid-write, databases stopped, disks filled, the embedded database kept busy.
+  'test/e2e/(crash|dots-crash|disk-full|embedded-busy)\\.e2e\\.spec\\.ts$',
+  // Clusters: several nodes, replicas, take-overs.
+  'test/e2e/(dots-cluster|read-replicas|reindex-nodes|simultaneous-start|import-takeover)\\.e2e\\.spec\\.ts$',
+  // Load: many clients at once, the slowest answers timed out.
+  'test/e2e/fair-load\\.e2e\\.spec\\.ts$',
+  // The CLI's processes against a running archive.
+  'test/cli/cli\\.spec\\.ts$',
+];
+
+/** The suites that talk to a database (an archive, the embedded database or a server). */
+const DATABASE = ['e2e/**/*.spec.ts', 'database/**/*.spec.ts', 'browser/**/*.spec.ts', 'cli/**/*.spec.ts', 'client/**/*.spec.ts', 'fuzz/{forged-cursors,hostile-inputs,upload-route}.fuzz.spec.ts'];
+
+const tier = process.env.TABULA_TESTS ?? 'fast';
+if (!['fast', 'all', 'database'].includes(tier)) throw new Error(`TABULA_TESTS must be fast, all or database, not ${tier}`);
+
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.spec.ts'],
+  testMatch: tier === 'database' ? DATABASE.map((glob) => `<rootDir>/test/${glob}`) : ['**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...(tier === 'fast' ? SLOW : [])],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

@@ -85,16 +85,17 @@ export class GamesWriteRepository {
    * Runs `work` in one transaction, then tells the indexes' upkeep that writes committed (the
    * position postings' merges). Every write through the indexes runs in one of these.
    */
+  @GenerateSql({ params: [async (query: Query) => query('SELECT 1')] })
   async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
     const result = await this.dataSource.transaction((manager) => work((sql, params) => manager.query(sql, params)));
     this.indexes.committed();
     return result;
   }
 
-  /** Refuses (400 `reindex.unknown_index`) names of indexes that are not on. */
-  checkIndexes(names: readonly string[]): void {
+  /** Refuses (400 `reindex.unknown_index`) names of indexes that are not on. It sends no SQL: a property, not one of the methods recorded in src/queries. */
+  readonly checkIndexes = (names: readonly string[]): void => {
     this.indexes.named(names);
-  }
+  };
 
   /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
   @GenerateSql({ params: [[SEEDED_GAMES[0].sha256, '0'.repeat(64)]] })
@@ -128,7 +129,8 @@ export class GamesWriteRepository {
    * a batch at a time, the indexes' afterInsert once per RUN_GAMES games (a file's games together, a
    * huge file's in parts). One result per game, in order.
    */
-  async insertAll(games: readonly NewGame[], query: Query): Promise<Inserted[]> {
+  @GenerateSql({ params: [[exampleGame('(;GM[1];B[ab])'), exampleGame('(;GM[1];B[ac])')]] })
+  async insertAll(games: readonly NewGame[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted[]> {
     const inserted: Inserted[] = [];
     let written = 0;
     for (let from = 0; from < games.length; from += INSERT_BATCH) {
