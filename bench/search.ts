@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { GameFilters } from '../src/games/game-view.js';
+import type { GameFilters } from '../src/catalog/game-view.js';
 import { GamesSearchRepository } from '../src/games/games-search.repository.js';
 import { percentile, startInProcess, withScratchDatabase } from './served.js';
 

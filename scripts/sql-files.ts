@@ -5,13 +5,14 @@ import { databaseOptions, runMigrations } from '../src/database/database-options
 import { DatabaseRepository } from '../src/database/database.repository.js';
 import { EmbeddedPostgres } from '../src/database/embedded-postgres.js';
 import { ReplicationRepository } from '../src/database/replication.repository.js';
-import { sqlExamples } from '../src/database/sql.js';
+import { sqlMethods } from '../src/database/sql.js';
 import { DotsRepository } from '../src/dots-server/dots.repository.js';
 import { GamesExportRepository } from '../src/games/games-export.repository.js';
 import { GamesSearchRepository } from '../src/games/games-search.repository.js';
 import { GamesViewRepository } from '../src/games/games-view.repository.js';
 import { GamesWriteRepository } from '../src/games/games-write.repository.js';
-import { EXAMPLE, SEEDED_GAMES, SEEDED_UPLOAD } from '../src/games/sql-examples.js';
+import { EXAMPLE, SEEDED_GAMES, SEEDED_UPLOAD, sqlExamplesOf } from './sql-examples.js';
+import type { RepositoryClass } from './sql-examples.js';
 import { ImportsRepository } from '../src/imports/imports.repository.js';
 import { PlayersRepository } from '../src/players/players.repository.js';
 import { IdentityRepository } from '../src/identity/identity.repository.js';
@@ -27,10 +28,11 @@ import { AuditRepository } from '../src/accounts/audit.repository.js';
 
 /**
  * The SQL files of `npm run sql` (scripts/generate-sql.ts), made from the code: every method of
- * every repository below is called with the examples of its @GenerateSql (src/database/sql.ts) on
- * an in-memory database migrated as the archive's is, and the statements it sends, as TypeORM hands
- * them to the driver (transaction boundaries included), are written in order into the repository's
- * file. Running them also proves they parse and run on PostgreSQL (PGlite).
+ * every repository below carries @GenerateSql (src/database/sql.ts) and is called with its examples
+ * (sql-examples.ts) on an in-memory database migrated as the archive's is, and the statements it
+ * sends, as TypeORM hands them to the driver (transaction boundaries included), are written in
+ * order into the repository's file. Running them also proves they parse and run on PostgreSQL
+ * (PGlite).
  */
 
 /**
@@ -70,11 +72,11 @@ export const REPOSITORIES: readonly RecordedRepository[] = [
 
 export interface RecordedRepository<T extends object = object> {
   readonly source: string;
-  readonly type: abstract new (...args: never[]) => T;
+  readonly type: RepositoryClass<T>;
   readonly make: (dataSource: DataSource) => T;
 }
 
-function repository<T extends object>(source: string, type: abstract new (...args: never[]) => T, make: (dataSource: DataSource) => T): RecordedRepository<T> {
+function repository<T extends object>(source: string, type: RepositoryClass<T>, make: (dataSource: DataSource) => T): RecordedRepository<T> {
   return { source, type, make };
 }
 
@@ -113,12 +115,14 @@ export async function renderSqlFiles(repositories: readonly RecordedRepository[]
     for (const { source, type, make } of repositories) {
       const instance = make(db) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
       const sections: string[] = [];
-      for (const [method, examples] of sqlExamples(type)) {
+      for (const method of sqlMethods(type)) {
+        const examples = sqlExamplesOf(type, method);
+        if (examples === undefined || examples.length === 0) throw new Error(`${type.name}.${method} carries @GenerateSql and has no example in scripts/sql-examples.ts`);
         for (const example of examples) {
           const statements: string[] = [];
           recorder.recording = statements;
           try {
-            await instance[method](...(example.params ?? []));
+            await instance[method](...example.params);
           } finally {
             recorder.recording = undefined;
           }

@@ -6,9 +6,11 @@ import ts from 'typescript';
 /*
  * Who may import whom, as one table. Every TypeScript file of src/ and web/src/ belongs to one layer
  * (the first rule of LAYERS whose pattern matches its path); each relative import it makes must name
- * a file of a layer its own layer may use. Two rules go finer than layers: a plugin is entered from
+ * a file of a layer its own layer may use. Rules go finer than layers: a plugin is entered from
  * outside its folder only through its index.ts, and no plugin imports another; a family imports no
- * other family (what all families share lies directly in src/formats/families/).
+ * other family (what all families share lies directly in src/formats/families/); no index imports
+ * another, and only a few hold the indexes themselves; the modules beside the games use nothing of
+ * src/games but the games' service API, and only those that store games.
  */
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 
@@ -47,13 +49,19 @@ const LAYERS: readonly Layer[] = [
   { name: 'indexes', pattern: /^src\/indexes\/[^/]+\//, uses: ['core', 'common', 'format contract', 'format registry', 'families', 'database statements', 'index contract'], packages: true },
   // The registry and the indexes on: the only code besides the writer that holds the indexes themselves.
   { name: 'index registry', pattern: /^src\/indexes\/[^/]+\.ts$/, uses: ['core', 'common', 'format registry', 'database statements', 'index contract', 'indexes'], packages: true },
+  // Pieces of HTTP that know no format and no table: the game id's rule and pipes, JSON bodies, uploads' bodies, answers sent as made.
+  { name: 'http', pattern: /^src\/http\//, uses: ['common'], packages: true },
+  // What every search of games shares (the views, rows and summary columns, the filters' SQL, cursors, the DTOs):
+  // games, positions, patterns, identity and players read through it. Of the indexes, the helpers of their rows
+  // only (the identities' PREFIX_PLIES, which says what a copy is).
+  { name: 'read model', pattern: /^src\/catalog\//, uses: ['common', 'format contract', 'http', 'indexes'], packages: true },
   { name: 'live Dots server', pattern: /^src\/dots-server\//, uses: ['rules', 'core', 'common', 'format contract', 'families', 'archive', 'database statements'], packages: true },
   { name: 'CLI', pattern: /^src\/cli\//, uses: [], packages: true },
   { name: 'viewer', pattern: /^web\/src\//, uses: ['ply details'], packages: true },
   {
     name: 'archive',
     pattern: /^src\//,
-    uses: ['core', 'common', 'format contract', 'format registry', 'format text', 'syntaxes', 'families', 'render', 'analysis threads', 'live Dots server', 'database statements', 'index contract', 'indexes', 'index registry', 'wiring'],
+    uses: ['core', 'common', 'format contract', 'format registry', 'format text', 'syntaxes', 'families', 'render', 'analysis threads', 'live Dots server', 'database statements', 'index contract', 'indexes', 'index registry', 'wiring', 'http', 'read model'],
     packages: true,
   },
 ];
@@ -94,6 +102,17 @@ const HOLDS_INDEXES = /^src\/(indexes\/[^/]+\.ts|games\/games-write\.repository\
 const isIndexItself = (path: string) => /^src\/indexes\/([^/]+\/[^/]+\.index|registry|indexes)\.ts$/.test(path);
 const indexOf = (path: string) => /^src\/indexes\/([^/]+)\//.exec(path)?.[1];
 
+/**
+ * The modules beside the games read games through the read model (src/catalog) and take the shared
+ * HTTP pieces from src/http: nothing of src/games is theirs. Only the modules that store games use
+ * the games' own service API: the uploads write a kept file's games through the games' writer
+ * (GamesWriteRepository, with POST /games's query, UploadGameQuery, and GamesModule to have them),
+ * and the live Dots server uploads a finished game through GamesService, as any upload is stored.
+ */
+const BESIDE_GAMES = /^src\/(positions|patterns|identity|players|uploads|imports|accounts|dots-server)\//;
+const STORES_GAMES = /^src\/(uploads|dots-server)\//;
+const GAMES_SERVICE_API = /^src\/games\/(games\.module|games\.service|games-write\.repository|dto\/upload-game\.query)\.ts$/;
+
 const pluginOf = (path: string) => /^src\/formats\/plugins\/([^/]+)\//.exec(path)?.[1];
 const familyOf = (path: string) => /^src\/formats\/families\/([^/]+)\//.exec(path)?.[1];
 
@@ -115,6 +134,9 @@ function fault(file: string, specifier: string): string | null {
   const [fromIndex, toIndex] = [indexOf(file), indexOf(to)];
   if (fromIndex !== undefined && toIndex !== undefined && fromIndex !== toIndex) return `${file} (index ${fromIndex}) imports ${to}: no index imports another`;
   if (isIndexItself(to) && !HOLDS_INDEXES.test(file) && indexOf(file) === undefined) return `${file} imports ${to}: only the registry and the games' writer hold the indexes`;
+  if (BESIDE_GAMES.test(file) && to.startsWith('src/games/') && !(STORES_GAMES.test(file) && GAMES_SERVICE_API.test(to))) {
+    return `${file} imports ${to}: nothing of src/games but the games' service API, for the modules that store games (read games through src/catalog)`;
+  }
   const [fromFamily, toFamily] = [familyOf(file), familyOf(to)];
   if (fromFamily !== undefined && toFamily !== undefined && fromFamily !== toFamily) return `${file} (family ${fromFamily}) imports ${to}: no family imports another`;
   return null;
@@ -149,11 +171,26 @@ describe('the layers of src/ and web/src/', () => {
     expect(fault('web/src/game.tsx', '../../src/formats/families/go/ply-details.js')).toBeNull();
     expect(fault('web/src/game.tsx', '../../src/formats/families/go/plies.js')).toMatch(/\(viewer\) imports .* \(families\)/);
     expect(fault('src/indexes/patterns/pattern-rows.ts', '../positions/position-rows.js')).toMatch(/no index imports another/);
-    expect(fault('src/indexes/patterns/pattern-rows.ts', '../../games/game-view.js')).toMatch(/\(indexes\) imports src\/games\/game-view.ts \(archive\)/);
+    expect(fault('src/indexes/patterns/pattern-rows.ts', '../../games/games.service.js')).toMatch(/\(indexes\) imports src\/games\/games.service.ts \(archive\)/);
+    expect(fault('src/indexes/patterns/pattern-rows.ts', '../../catalog/game-view.js')).toMatch(/\(indexes\) imports src\/catalog\/game-view.ts \(read model\)/);
     expect(fault('src/positions/positions.service.ts', '../indexes/positions/positions.index.js')).toMatch(/only the registry and the games' writer hold the indexes/);
     expect(fault('src/uploads/uploads.service.ts', '../indexes/indexes.js')).toMatch(/only the registry and the games' writer hold the indexes/);
     expect(fault('src/positions/positions.service.ts', '../indexes/positions/position-rows.js')).toBeNull();
     expect(fault('src/games/games-write.repository.ts', '../indexes/indexes.js')).toBeNull();
     expect(fault('src/indexes/registry.ts', './positions/positions.index.js')).toBeNull();
+    expect(fault('src/catalog/cursor.ts', '../games/games.service.js')).toMatch(/\(read model\) imports src\/games\/games.service.ts \(archive\)/);
+    expect(fault('src/catalog/game-rows.ts', '../positions/positions.repository.js')).toMatch(/\(read model\) imports src\/positions\/positions.repository.ts \(archive\)/);
+    expect(fault('src/catalog/identity.sql.ts', '../indexes/identities/identities.index.js')).toMatch(/only the registry and the games' writer hold the indexes/);
+    expect(fault('src/catalog/identity.sql.ts', '../indexes/identities/identity-rows.js')).toBeNull();
+    expect(fault('src/catalog/cursor.ts', '../http/json-body.js')).toBeNull();
+    expect(fault('src/http/json-body.ts', '../catalog/game-view.js')).toMatch(/\(http\) imports src\/catalog\/game-view.ts \(read model\)/);
+    expect(fault('src/http/upload-body.ts', '../formats/plugin.js')).toMatch(/\(http\) imports src\/formats\/plugin.ts \(format contract\)/);
+    expect(fault('src/http/upload-body.ts', '../common/problem-codes.js')).toBeNull();
+    expect(fault('src/positions/positions.service.ts', '../games/games.service.js')).toMatch(/nothing of src\/games but the games' service API/);
+    expect(fault('src/identity/identity.controller.ts', '../games/games.controller.js')).toMatch(/nothing of src\/games but the games' service API/);
+    expect(fault('src/uploads/uploads.service.ts', '../games/games-search.repository.js')).toMatch(/nothing of src\/games but the games' service API/);
+    expect(fault('src/positions/positions.service.ts', '../catalog/cursor.js')).toBeNull();
+    expect(fault('src/uploads/uploads.service.ts', '../games/games-write.repository.js')).toBeNull();
+    expect(fault('src/dots-server/server-store.ts', '../games/games.service.js')).toBeNull();
   });
 });

@@ -25,7 +25,6 @@ export interface NewToken {
 }
 
 const TOKEN_COLUMNS = 'id, account, name, scopes, secret_sha256, created_at, expires_at, revoked_at, last_used_at';
-const EXAMPLE_TOKEN: NewToken = { account: 'club-a', name: 'uploader laptop', scopes: ['games:write'], secretSha256: Buffer.alloc(32, 7), expiresAt: null };
 
 /** Accounts and their tokens. The SQL sent is in src/queries/accounts.repository.sql. */
 @Injectable()
@@ -33,7 +32,7 @@ export class AccountsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Makes the token (and its account, when new) in one statement. */
-  @GenerateSql({ params: [EXAMPLE_TOKEN] })
+  @GenerateSql()
   async createToken(token: NewToken): Promise<TokenRow> {
     const rows: TokenRow[] = await this.dataSource.query(
       `WITH account AS (INSERT INTO accounts (name) VALUES ($1) ON CONFLICT (name) DO NOTHING)
@@ -44,14 +43,14 @@ export class AccountsRepository {
   }
 
   /** A token by id, revoked or not. */
-  @GenerateSql({ params: ['1'] })
+  @GenerateSql()
   async findToken(id: string): Promise<TokenRow | undefined> {
     const rows: TokenRow[] = await this.dataSource.query(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE id = $1`, [id]);
     return rows[0];
   }
 
   /** The tokens not revoked, oldest first; of one account when given. */
-  @GenerateSql({ name: 'every account', params: [undefined] }, { name: 'one account', params: ['club-a'] })
+  @GenerateSql()
   async listTokens(account: string | undefined): Promise<TokenRow[]> {
     return this.dataSource.query(
       `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE revoked_at IS NULL ${account === undefined ? '' : 'AND account = $1'} ORDER BY id`,
@@ -60,13 +59,13 @@ export class AccountsRepository {
   }
 
   /** Records that a token was used now (at most once a minute a token: see Credentials). */
-  @GenerateSql({ params: ['1'] })
+  @GenerateSql()
   async touchToken(id: string): Promise<void> {
     await this.dataSource.query(`UPDATE tokens SET last_used_at = now() WHERE id = $1`, [id]);
   }
 
   /** Revokes a token; false when there is none of that id not revoked already. */
-  @GenerateSql({ params: ['1'] })
+  @GenerateSql()
   async revokeToken(id: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH revoked AS (UPDATE tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id) SELECT id FROM revoked`,

@@ -11,6 +11,3 @@ export type Requirement = 'none' | 'read' | Scope;
 /** The account of API_KEYS' keys, and the account of the games the live Dots server archives. */
 export const ADMIN_ACCOUNT = 'admin';
 export const DOTS_SERVER_ACCOUNT = 'dots-server';
-
-/** An account's name: lower-case letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 64. */
-export const ACCOUNT_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;

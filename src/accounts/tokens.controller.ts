@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { readJsonBody } from '../games/export/json-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { setAuditTarget } from './audit-trail.js';
 import { AuditPageDto, AuditQuery } from './dto/audit.dto.js';

@@ -42,7 +42,7 @@ export class DatabaseRepository {
   }
 
   /** Whether the table (its name quoted) is there, in the public schema. */
-  @GenerateSql({ params: ['"player_names"'] })
+  @GenerateSql()
   async exists(quotedName: string): Promise<boolean> {
     const [here]: { here: boolean }[] = await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS here`, [`public.${quotedName}`]);
     return here.here;
@@ -52,7 +52,7 @@ export class DatabaseRepository {
    * Vacuums and analyses the table (its name quoted), or only analyses it; skipped when another
    * session holds a lock that would make it wait (another node's analysis of the same table).
    */
-  @GenerateSql({ name: 'vacuum', params: ['"player_names"', 'vacuum'] }, { name: 'analyse only', params: ['"player_names"', 'analyze'] })
+  @GenerateSql()
   async upkeep(quotedName: string, upkeep: 'vacuum' | 'analyze'): Promise<void> {
     await this.dataSource.query(upkeep === 'vacuum' ? `VACUUM (ANALYZE, SKIP_LOCKED) ${quotedName}` : `ANALYZE (SKIP_LOCKED) ${quotedName}`);
   }
@@ -71,7 +71,7 @@ export class DatabaseRepository {
    * waited for as long as another node holds it, and given back when `work` ends. Should this
    * process die meanwhile, its connection closes and the server releases the lock.
    */
-  @GenerateSql({ params: [async () => undefined] })
+  @GenerateSql()
   async whileMigrationLocked<T>(work: (holder: QueryRunner) => Promise<T>): Promise<T> {
     const holder = this.dataSource.createQueryRunner();
     await holder.connect();

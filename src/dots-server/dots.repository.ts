@@ -2,14 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
-import { EXAMPLE } from '../games/sql-examples.js';
 import type { PlayerOutcome } from '../formats/plugin.js';
 import { loginKey } from './login-key.js';
 import type { GameOptions } from './protocol.js';
 import type { SavedGame } from './store.js';
-
-/** A Dots node's id in the examples of @GenerateSql. */
-const EXAMPLE_NODE = 'dots_0123456789abcdef';
 
 /** The games that are waiting or running. */
 const OPEN = `state IN ('waiting', 'running')`;
@@ -67,7 +63,7 @@ export class DotsRepository {
    * False when the login is taken, or its key (login-key.ts: what a reader could take it for) is
    * another account's: either unique index refuses the row.
    */
-  @GenerateSql({ params: ['bob', 'scrypt$example$hash'] })
+  @GenerateSql()
   async insertAccount(login: string, passwordHash: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO dots_accounts (login, login_key, password_hash) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING login`,
@@ -77,14 +73,14 @@ export class DotsRepository {
   }
 
   /** Whether an account has the login or its key (so that REG makes no hash for a taken one). */
-  @GenerateSql({ params: ['Bob'] })
+  @GenerateSql()
   async loginTaken(login: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM dots_accounts WHERE login = $1 OR login_key = $2 LIMIT 1`, [login, loginKey(login)]);
     return rows.length > 0;
   }
 
   /** A stronger hash of the same password, written only if the account still has the hash it replaces (false otherwise). */
-  @GenerateSql({ params: [EXAMPLE.login, 'scrypt$16384$example$hash', 'scrypt$131072$example$hash'] })
+  @GenerateSql()
   async replacePasswordHash(login: string, before: string, after: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH replaced AS (UPDATE dots_accounts SET password_hash = $3 WHERE login = $1 AND password_hash = $2 RETURNING login) SELECT login FROM replaced`,
@@ -93,14 +89,14 @@ export class DotsRepository {
     return rows.length === 1;
   }
 
-  @GenerateSql({ params: [EXAMPLE.login] })
+  @GenerateSql()
   async account(login: string): Promise<AccountRow | undefined> {
     const rows: { login: string; password_hash: string }[] = await this.dataSource.query(`SELECT login, password_hash FROM dots_accounts WHERE login = $1`, [login]);
     return rows[0] === undefined ? undefined : { login: rows[0].login, passwordHash: rows[0].password_hash };
   }
 
   /** A new waiting game of `node` (null: the embedded database's one process). */
-  @GenerateSql({ params: [{ players: 2, width: 39, height: 32, seconds: 30, extraMove: false }, EXAMPLE.login, EXAMPLE_NODE] })
+  @GenerateSql()
   async insertGame(options: GameOptions, creator: string, node: string | null = null): Promise<number> {
     const rows: { id: string }[] = await this.dataSource.query(
       `INSERT INTO dots_games (state, players, width, height, seconds, extra_move, logins, node) VALUES ('waiting', $1, $2, $3, $4, $5, $6, $7) RETURNING id`,
@@ -109,7 +105,7 @@ export class DotsRepository {
     return Number(rows[0].id);
   }
 
-  @GenerateSql({ params: [EXAMPLE.dotsGame, 'finished', [EXAMPLE.login, 'bob'], 'an example transcript'] })
+  @GenerateSql()
   async updateGame(id: number, state: DotsGameRow['state'], logins: readonly string[], transcript: string | null): Promise<void> {
     await this.dataSource.query(`UPDATE dots_games SET state = $2, logins = $3, transcript = $4, updated_at = now() WHERE id = $1`, [id, state, [...logins], transcript]);
   }
@@ -123,12 +119,7 @@ export class DotsRepository {
    * all): a node another declared dead and whose games it ended writes nothing over them. Answers
    * the ids written.
    */
-  @GenerateSql({
-    params: [
-      [{ id: EXAMPLE.dotsGame, state: 'running', options: { players: 2, width: 39, height: 32, seconds: 30, extraMove: false }, players: [EXAMPLE.login, 'bob'], transcript: 'an example transcript' }],
-      EXAMPLE_NODE,
-    ],
-  })
+  @GenerateSql()
   async updateGames(games: readonly SavedGame[], node: string | null): Promise<number[]> {
     if (games.length === 0) return [];
     const records = games.map((game) => ({ id: game.id, state: game.state, logins: [...game.players], transcript: game.transcript }));
@@ -144,7 +135,7 @@ export class DotsRepository {
     return rows.map((row) => Number(row.id));
   }
 
-  @GenerateSql({ params: [EXAMPLE.dotsGame, Number(EXAMPLE.game)] })
+  @GenerateSql()
   async markArchived(id: number, gameId: number): Promise<void> {
     await this.dataSource.query(`UPDATE dots_games SET archived_game_id = $2, updated_at = now() WHERE id = $1`, [id, gameId]);
   }
@@ -162,7 +153,7 @@ export class DotsRepository {
   }
 
   /** How the archived games of the player with this external id ended, by outcome. */
-  @GenerateSql({ params: ['tabula-dots:alice'] })
+  @GenerateSql()
   async outcomes(externalId: string): Promise<{ outcome: PlayerOutcome | null; count: number }[]> {
     const rows: { outcome: PlayerOutcome | null; count: string }[] = await this.dataSource.query(
       `SELECT outcome, count(*) AS count FROM game_players WHERE external_id = $1 GROUP BY outcome`,
@@ -178,7 +169,7 @@ export class DotsRepository {
    * not aborted; `events.lost` is told when it breaks. Resolves once listening, with a promise that
    * settles when the connection has been given back after the abort.
    */
-  @GenerateSql({ params: [['dots_example_node', 'dots_cluster'], { notified: () => undefined, lost: () => undefined }, AbortSignal.abort()] })
+  @GenerateSql()
   async listen(channels: readonly string[], events: DotsListenerEvents, signal: AbortSignal): Promise<{ closed: Promise<void> }> {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as {
@@ -217,7 +208,7 @@ export class DotsRepository {
    * Sends the messages, in order, in one statement (so one transaction: PostgreSQL delivers them in
    * that order, after the commit). A payload must stay under 8000 bytes.
    */
-  @GenerateSql({ params: [[{ channel: EXAMPLE_NODE, payload: '{"k":"out"}' }]] })
+  @GenerateSql()
   async notify(messages: readonly DotsNotification[]): Promise<void> {
     if (messages.length === 0) return;
     await this.dataSource.query(`SELECT count(pg_notify(m.channel, m.payload)) FROM unnest($1::text[], $2::text[]) AS m(channel, payload)`, [
@@ -227,7 +218,7 @@ export class DotsRepository {
   }
 
   /** Enters the node in dots_nodes with a fresh heartbeat (again, after another node declared it dead). */
-  @GenerateSql({ params: [EXAMPLE_NODE, 'example-host/1234'] })
+  @GenerateSql()
   async registerNode(node: string, label: string): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO dots_nodes (node, label) VALUES ($1, $2) ON CONFLICT (node) DO UPDATE SET heartbeat_at = now()`,
@@ -236,7 +227,7 @@ export class DotsRepository {
   }
 
   /** The node's heartbeat: false when its row is gone (another node declared it dead). */
-  @GenerateSql({ params: [EXAMPLE_NODE] })
+  @GenerateSql()
   async beat(node: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH beaten AS (UPDATE dots_nodes SET heartbeat_at = now() WHERE node = $1 RETURNING node) SELECT node FROM beaten`,
@@ -249,7 +240,7 @@ export class DotsRepository {
    * The node leaves the cluster, with its login claims: at a clean stop, and at a start (the games of
    * its previous run, no longer of a listed node, are then claimed and ended like any dead node's).
    */
-  @GenerateSql({ params: [EXAMPLE_NODE] })
+  @GenerateSql()
   async removeNode(node: string): Promise<void> {
     await this.dataSource.query(`WITH gone AS (DELETE FROM dots_nodes WHERE node = $1) DELETE FROM dots_logins WHERE node = $1`, [node]);
   }
@@ -258,7 +249,7 @@ export class DotsRepository {
    * Removes the nodes other than `node` whose heartbeat is older than `leaseMs`, and the login
    * claims of nodes no longer listed; answers the nodes removed.
    */
-  @GenerateSql({ params: [EXAMPLE_NODE, 30_000] })
+  @GenerateSql()
   async removeDeadNodes(node: string, leaseMs: number): Promise<string[]> {
     const rows: { node: string }[] = await this.dataSource.query(
       `WITH dead AS (
@@ -277,7 +268,7 @@ export class DotsRepository {
    * open ones, to be ended, and the ended ones not archived yet; rows another node is claiming
    * at the same moment are skipped.
    */
-  @GenerateSql({ params: [EXAMPLE_NODE] })
+  @GenerateSql()
   async claimOrphanGames(node: string): Promise<DotsGameRow[]> {
     const rows: RawGameRow[] = await this.dataSource.query(
       `WITH orphans AS (
@@ -296,7 +287,7 @@ export class DotsRepository {
   }
 
   /** Ends an open game `node` owns (as updateGame); false when it is not open or not `node`'s. */
-  @GenerateSql({ params: [EXAMPLE.dotsGame, EXAMPLE_NODE, 'unfinished', [EXAMPLE.login, 'bob'], 'an example transcript'] })
+  @GenerateSql()
   async endGame(id: number, node: string, state: 'abandoned' | 'unfinished', logins: readonly string[], transcript: string | null): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH ended AS (
@@ -308,13 +299,13 @@ export class DotsRepository {
   }
 
   /** The open games of live nodes other than `node` (GLS). */
-  @GenerateSql({ params: [EXAMPLE_NODE] })
+  @GenerateSql()
   async gamesElsewhere(node: string): Promise<DotsGameRow[]> {
     return gamesWhere(this.dataSource, `${OPEN} AND g.node <> $1 AND ${ON_LIVE_NODE}`, [node]);
   }
 
   /** The live node other than `node` an open game lives on, if any. */
-  @GenerateSql({ params: [EXAMPLE.dotsGame, EXAMPLE_NODE] })
+  @GenerateSql()
   async homeOf(id: number, node: string): Promise<string | undefined> {
     const rows: { node: string }[] = await this.dataSource.query(`SELECT g.node FROM dots_games g WHERE g.id = $1 AND ${OPEN} AND g.node <> $2 AND ${ON_LIVE_NODE}`, [id, node]);
     return rows[0]?.node;
@@ -324,7 +315,7 @@ export class DotsRepository {
    * The open games of live nodes other than `node` that name the login among their players, newest
    * first: where a login that logs in may still sit (its node says whether it does).
    */
-  @GenerateSql({ params: [EXAMPLE.login, EXAMPLE_NODE] })
+  @GenerateSql()
   async seatsElsewhere(login: string, node: string): Promise<{ id: number; node: string }[]> {
     const rows: { id: string; node: string }[] = await this.dataSource.query(
       `SELECT g.id, g.node FROM dots_games g WHERE ${OPEN} AND $1 = ANY (g.logins) AND g.node <> $2 AND ${ON_LIVE_NODE} ORDER BY g.id DESC`,
@@ -338,7 +329,7 @@ export class DotsRepository {
    * second connection of the login there: the newer takes over) or of a node no longer listed is
    * replaced.
    */
-  @GenerateSql({ params: [EXAMPLE.login, EXAMPLE_NODE] })
+  @GenerateSql()
   async claimLogin(login: string, node: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO dots_logins AS l (login, node) VALUES ($1, $2)
@@ -351,7 +342,7 @@ export class DotsRepository {
   }
 
   /** Gives the login back if `node` has it. */
-  @GenerateSql({ params: [EXAMPLE.login, EXAMPLE_NODE] })
+  @GenerateSql()
   async releaseLogin(login: string, node: string): Promise<void> {
     await this.dataSource.query(`DELETE FROM dots_logins WHERE login = $1 AND node = $2`, [login, node]);
   }

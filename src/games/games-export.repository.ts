@@ -3,13 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
 import type { Family, PlayerEntry } from '../formats/plugin.js';
-import { playersByGame, toRaw } from './game-rows.js';
-import type { PlayerRow, RawRow } from './game-rows.js';
-import { sortsByDay, walksUploadTime } from './game-view.js';
-import type { GameFilters, RawGame } from './game-view.js';
-import { orderOf, whereClause } from './games-search.repository.js';
-import { BATCH_RAW_SOURCES, NAME_SOURCES, PLAYERS_OF, RAW_COLUMNS, UPLOADED_KEY } from './games.sql.js';
-import { EXAMPLE } from './sql-examples.js';
+import { playersByGame, toRaw } from '../catalog/game-rows.js';
+import type { PlayerRow, RawRow } from '../catalog/game-rows.js';
+import { sortsByDay, walksUploadTime } from '../catalog/game-view.js';
+import type { GameFilters, RawGame } from '../catalog/game-view.js';
+import { whereClause } from '../catalog/search-filters.sql.js';
+import { orderOf } from './games-search.repository.js';
+import { BATCH_RAW_SOURCES, NAME_SOURCES, PLAYERS_OF, RAW_COLUMNS, UPLOADED_KEY } from '../catalog/games.sql.js';
 
 /** A stored file as a bulk export writes it: its bytes, with what its manifest entry lists. */
 export interface ExportedFile extends RawGame {
@@ -32,15 +32,15 @@ export interface ExportKey {
 /**
  * What a bulk export (`GET` and `POST /games/export`) reads beside the views: where the games of a
  * search lie, in its order, with their sizes, and the stored files with their manifest entries.
- * The searches' conditions are games-search.repository.ts's. The SQL sent is in
- * src/queries/games-export.repository.sql.
+ * The searches' conditions are the read model's (src/catalog/search-filters.sql.ts), their order
+ * games-search.repository.ts's. The SQL sent is in src/queries/games-export.repository.sql.
  */
 @Injectable()
 export class GamesExportRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Stored files with what an export lists beside them (family, upload time, players); in no particular order, missing ids left out. */
-  @GenerateSql({ params: [[Number(EXAMPLE.game), Number(EXAMPLE.gameInUpload)]] })
+  @GenerateSql()
   async filesOf(ids: readonly number[]): Promise<ExportedFile[]> {
     const rows: (RawRow & { id: string; uploaded_at: Date })[] = await this.dataSource.query(
       `SELECT g.id, g.uploaded_at, ${RAW_COLUMNS} FROM games g ${NAME_SOURCES} ${BATCH_RAW_SOURCES} WHERE g.id = ANY($1::bigint[])`,
@@ -57,12 +57,7 @@ export class GamesExportRepository {
    * Only the keys the search's order goes by are written: then a search in upload order without
    * filters on the analysis reads no analysis (PostgreSQL drops the unused left join).
    */
-  @GenerateSql(
-    { name: 'every game, newest first', params: [{}, 2000] },
-    { name: 'one name part alone, from an offset', params: [{ player: 'sedol' }, 2, 19] },
-    { name: 'by the day played, past a day', params: [{ sort: '-played', pastDate: '2004-05-01', pastId: 2 }, 2000] },
-    { name: 'in a window of upload times', params: [{ uploadedFrom: new Date('2020-01-01T00:00:00Z'), sort: 'uploaded', family: 'go' }, 2000] },
-  )
+  @GenerateSql()
   async exportKeys(filters: GameFilters, limit: number, offset = 0): Promise<ExportKey[]> {
     const { where, params } = whereClause(filters, offset + limit);
     params.push(limit, offset);
@@ -85,7 +80,7 @@ export class GamesExportRepository {
   }
 
   /** The sizes of the games among `ids` that exist. */
-  @GenerateSql({ params: [[Number(EXAMPLE.game), Number(EXAMPLE.otherGame), 99]] })
+  @GenerateSql()
   async sizesOf(ids: readonly number[]): Promise<Map<number, number>> {
     const rows: { id: string; size: number }[] = await this.dataSource.query(`SELECT id, size FROM games WHERE id = ANY($1::bigint[])`, [ids]);
     return new Map(rows.map((row) => [Number(row.id), Number(row.size)]));

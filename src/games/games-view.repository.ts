@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
-import { playersByGame, toRaw, toView } from './game-rows.js';
-import type { PlayerRow, RawRow, SummaryRow } from './game-rows.js';
-import type { GameId } from './game-id.pipe.js';
-import type { GameView, GameViewWithJsonText, RawGame } from './game-view.js';
-import { BATCH_ANALYSES, BATCH_RAW_SOURCES, NAME_SOURCES, PLAYERS_OF, RAW, RAW_COLUMNS, RAW_SOURCES, SUMMARY_COLUMNS, summaryColumns } from './games.sql.js';
-import { EXAMPLE } from './sql-examples.js';
+import { playersByGame, toRaw, toView } from '../catalog/game-rows.js';
+import type { PlayerRow, RawRow, SummaryRow } from '../catalog/game-rows.js';
+import type { GameId } from '../http/game-id.pipe.js';
+import type { GameView, GameViewWithJsonText, RawGame } from '../catalog/game-view.js';
+import { BATCH_ANALYSES, BATCH_RAW_SOURCES, NAME_SOURCES, PLAYERS_OF, RAW, RAW_COLUMNS, RAW_SOURCES, SUMMARY_COLUMNS, summaryColumns } from '../catalog/games.sql.js';
 
 /**
  * Stored games as the archive shows them: one game or a batch with Header, Body and players (for
@@ -18,24 +17,24 @@ import { EXAMPLE } from './sql-examples.js';
 export class GamesViewRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  @GenerateSql({ params: [EXAMPLE.game] })
+  @GenerateSql()
   async findById(id: GameId): Promise<GameView | undefined> {
     return (await this.viewsOf([id]))[0];
   }
 
   /** Games with their Header and Body, as `GET /games/{id}` shows them; in no particular order, missing ids left out. */
-  @GenerateSql({ params: [[EXAMPLE.game, EXAMPLE.otherGame]] })
+  @GenerateSql()
   async viewsOf(ids: readonly (GameId | number)[]): Promise<GameView[]> {
     return fullViewsOf(this.dataSource, ids, SUMMARY_COLUMNS);
   }
 
   /** As {@link viewsOf}, with problems and details as the JSON text stored (a bulk export writes them out unparsed). */
-  @GenerateSql({ params: [[Number(EXAMPLE.game), Number(EXAMPLE.otherGame)]] })
+  @GenerateSql()
   async viewsWithJsonTextOf(ids: readonly number[]): Promise<GameViewWithJsonText[]> {
     return fullViewsOf(this.dataSource, ids, summaryColumns('text')) as Promise<unknown[]> as Promise<GameViewWithJsonText[]>;
   }
 
-  @GenerateSql({ params: [EXAMPLE.game] })
+  @GenerateSql()
   async findRaw(id: GameId): Promise<RawGame | undefined> {
     const rows: RawRow[] = await this.dataSource.query(`SELECT ${RAW_COLUMNS} FROM games g ${NAME_SOURCES} ${RAW_SOURCES} WHERE g.id = $1`, [id]);
     return rows.length === 0 ? undefined : toRaw(rows[0]);

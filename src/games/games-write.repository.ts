@@ -7,8 +7,7 @@ import type { ReadResult } from '../formats/format-reader.js';
 import type { UploadedFile } from '../formats/plugin.js';
 import type { GameIndex, IndexedGame } from '../indexes/game-index.js';
 import { Indexes } from '../indexes/indexes.js';
-import type { GameId } from './game-id.pipe.js';
-import { EXAMPLE, exampleGame, exampleRecord, SEEDED_GAMES } from './sql-examples.js';
+import type { GameId } from '../http/game-id.pipe.js';
 
 /** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
 const INSERT_BATCH = 1000;
@@ -26,13 +25,6 @@ export interface NewGame {
   /** Set for a game of a multi-game file: its bytes are this range of the kept file, not a copy. */
   readonly inUpload?: { readonly uploadId: number; readonly start: number; readonly end: number };
 }
-
-/** A game with eight positions past the openings (keys of made-up bytes): its postings are a run. */
-const EXAMPLE_TRACKED_GAME: NewGame = (() => {
-  const game = exampleGame('(;GM[1]SZ[9];B[ee])');
-  const entries = Uint8Array.from({ length: 14 * 11 }, (_, i) => (i * 37 + 11) & 0xff);
-  return { ...game, record: { ...game.record, positions: { family: 'go', stride: 11, entries } } };
-})();
 
 /**
  * Files of at most this many bytes keep them in the games row (`games.raw`, checked by the table):
@@ -85,7 +77,7 @@ export class GamesWriteRepository {
    * Runs `work` in one transaction, then tells the indexes' upkeep that writes committed (the
    * position postings' merges). Every write through the indexes runs in one of these.
    */
-  @GenerateSql({ params: [async (query: Query) => query('SELECT 1')] })
+  @GenerateSql()
   async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
     const result = await this.dataSource.transaction((manager) => work((sql, params) => manager.query(sql, params)));
     this.indexes.committed();
@@ -98,7 +90,7 @@ export class GamesWriteRepository {
   };
 
   /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
-  @GenerateSql({ params: [[SEEDED_GAMES[0].sha256, '0'.repeat(64)]] })
+  @GenerateSql()
   async idsBySha256(sha256s: readonly string[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Map<string, number>> {
     if (sha256s.length === 0) return new Map();
     const rows = await query<{ sha256: string; id: string }>(
@@ -108,7 +100,7 @@ export class GamesWriteRepository {
     return new Map(rows.map((row) => [row.sha256, Number(row.id)]));
   }
 
-  @GenerateSql({ params: [SEEDED_GAMES[0].sha256] })
+  @GenerateSql()
   async findIdBySha256(sha256: string): Promise<number | undefined> {
     const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM games WHERE sha256 = decode($1, 'hex')`, [sha256]);
     return rows.length > 0 ? Number(rows[0].id) : undefined;
@@ -119,7 +111,7 @@ export class GamesWriteRepository {
    * whole or not at all. When the same bytes were stored meanwhile (a racing upload), the unique
    * SHA-256 turns the insert into a no-op: `created: false`, and the caller reads the stored game.
    */
-  @GenerateSql({ params: [exampleGame('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[qd])')] })
+  @GenerateSql()
   async insert(game: NewGame): Promise<Inserted> {
     return this.transaction(async (query) => (await this.insertAll([game], query))[0]);
   }
@@ -129,7 +121,7 @@ export class GamesWriteRepository {
    * a batch at a time, the indexes' afterInsert once per RUN_GAMES games (a file's games together, a
    * huge file's in parts). One result per game, in order.
    */
-  @GenerateSql({ params: [[exampleGame('(;GM[1];B[ab])'), exampleGame('(;GM[1];B[ac])')]] })
+  @GenerateSql()
   async insertAll(games: readonly NewGame[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted[]> {
     const inserted: Inserted[] = [];
     let written = 0;
@@ -149,10 +141,7 @@ export class GamesWriteRepository {
    * (`created: false`); the caller finds the game that has them. What the indexes write after the
    * statement is {@link afterInsert}'s.
    */
-  @GenerateSql(
-    { name: 'every file small enough to stay in its row', params: [[exampleGame('(;GM[1];B[aa])'), exampleGame('(;GM[1];B[bb])')]] },
-    { name: 'a file kept in game_files beside one kept in its row', params: [[exampleGame(`(;GM[1]C[${'a long comment '.repeat(20)}];B[cc])`), exampleGame('(;GM[1];B[dd])')]] },
-  )
+  @GenerateSql()
   async insertMany(games: readonly NewGame[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted[]> {
     const first = new Map<string, number>();
     const batch = games.filter((game, index) => !first.has(game.sha256) && first.set(game.sha256, index));
@@ -223,7 +212,7 @@ export class GamesWriteRepository {
    * What the indexes write once games are stored, on the caller's transaction (the position index's
    * run of postings of the games just inserted): nothing for games not inserted.
    */
-  @GenerateSql({ params: [[EXAMPLE_TRACKED_GAME], [{ id: Number(EXAMPLE.game), uploadedAt: new Date(0), created: true }]] })
+  @GenerateSql()
   async afterInsert(games: readonly NewGame[], inserted: readonly Inserted[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
     const stored = games.flatMap((game, index): IndexedGame[] => {
       const made = inserted[index];
@@ -238,10 +227,7 @@ export class GamesWriteRepository {
    * written again through the index. With `only`, just those indexes are rebuilt (the game's row
    * stays as it is). The bytes never change. False when the game does not exist (any more).
    */
-  @GenerateSql(
-    { params: [EXAMPLE.game, exampleRecord('Lee Sedol', 'Gu Li', '2004-05-02'), 'application/x-go-sgf'] },
-    { name: 'the positions and patterns only', params: [EXAMPLE.game, exampleRecord('Lee Sedol', 'Gu Li', '2004-05-02'), 'application/x-go-sgf', ['positions', 'patterns']] },
-  )
+  @GenerateSql()
   async replaceReading(id: GameId, record: ReadResult, mediaType: string, only?: readonly string[]): Promise<boolean> {
     const indexes = only === undefined ? this.indexes.on : this.indexes.named(only);
     return this.transaction(async (query) => {
@@ -275,14 +261,14 @@ export class GamesWriteRepository {
   }
 
   /** The account that owns a game: null for none, undefined when there is no such game. */
-  @GenerateSql({ params: [EXAMPLE.game] })
+  @GenerateSql()
   async ownerOf(id: GameId): Promise<string | null | undefined> {
     const rows: { owner: string | null }[] = await this.dataSource.query(`SELECT owner FROM games WHERE id = $1`, [id]);
     return rows.length > 0 ? rows[0].owner : undefined;
   }
 
   /** Deletes a game, its bytes and, through each index, its index rows, in one statement. */
-  @GenerateSql({ params: [EXAMPLE.gameToDelete] })
+  @GenerateSql()
   async delete(id: GameId): Promise<boolean> {
     const removes = this.indexes.on.flatMap((index) => (index.remove ? [`${index.remove('ARRAY[$1::bigint]')}, `] : []));
     const deleted = await this.transaction((query) => query<{ id: string }>(`WITH ${removes.join('')}game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game`, [id]));

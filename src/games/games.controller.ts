@@ -1,4 +1,4 @@
-import { applyDecorators, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiExtraModels,
@@ -7,7 +7,6 @@ import {
   ApiOkResponse,
   ApiHeader,
   ApiOperation,
-  ApiParam,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
@@ -22,15 +21,15 @@ import { DOWNLOAD_HEADER_DOCS, markAsDownload, markAsPicture, servedMediaType } 
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import type { RegeneratedFile } from '../formats/plugin.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
-import { GameDto, GamePageDto, UploadedGameDto } from './dto/game.dto.js';
+import { GameDto, GamePageDto, UploadedGameDto } from '../catalog/dto/game.dto.js';
 import { ReplayDto } from './dto/replay.dto.js';
 import { BoardPictureQuery } from './dto/board-picture.query.js';
-import { SearchGamesQuery } from './dto/search-games.query.js';
+import { SearchGamesQuery } from '../catalog/dto/search-games.query.js';
 import { ExportGameQuery, ReindexGameQuery, UploadGameQuery } from './dto/upload-game.query.js';
-import { GameIdPipe } from './game-id.pipe.js';
-import type { GameId } from './game-id.pipe.js';
+import { GameIdParam, GameIdPipe } from '../http/game-id.pipe.js';
+import type { GameId } from '../http/game-id.pipe.js';
 import { GamesService, indexList } from './games.service.js';
-import { receiveUpload } from './upload-body.js';
+import { receiveUpload } from '../http/upload-body.js';
 
 const binary = { type: 'string', format: 'binary' } as const;
 /** The media types game files are uploaded and served with: the built-in formats' (any other type is accepted too). */
@@ -40,13 +39,6 @@ const header = (description: string) => ({ description, required: true, schema: 
 const LOCATION = { Location: header('The path of the game, `/games/{id}`.') };
 const DOWNLOAD_HEADERS = { 'Content-Disposition': header('`attachment` with the file name.') };
 const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetailsDto' } } };
-
-/** The `{id}` of every game route: decimal digits of a positive 64-bit integer; anything else is a 400. */
-export const GameIdParam = () =>
-  applyDecorators(
-    ApiParam({ name: 'id', schema: { type: 'integer', format: 'int64', minimum: 1 }, description: 'The game id.' }),
-    ApiResponse({ status: 400, description: 'The id is not decimal digits naming 1 to 2^63-1.', content: problem }),
-  );
 
 @ApiTags('games')
 @ApiExtraModels(ProblemDetailsDto)

@@ -11,28 +11,26 @@ import type { Reads } from '../database/read-replicas.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
-import { encodeCursor, resolveSearch } from './cursor.js';
-import type { SearchFilters } from './cursor.js';
-import type { GameFilters } from './game-view.js';
-import type { GameDto, GamePageDto, UploadedGameDto } from './dto/game.dto.js';
+import { encodeCursor, gameFilters, resolveSearch } from '../catalog/cursor.js';
+import type { GameDto, GamePageDto, UploadedGameDto } from '../catalog/dto/game.dto.js';
 import { IdentityService } from '../identity/identity.service.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
-import type { GameId } from './game-id.pipe.js';
+import type { GameId } from '../http/game-id.pipe.js';
 import type { ReplayDto } from './dto/replay.dto.js';
 import type { BoardPictureQuery } from './dto/board-picture.query.js';
 import { DEFAULT_SIZE, RENDER_VERSION, renderBoard } from '../render/index.js';
 import { drawsText } from '../render/png.js';
-import type { SearchGamesQuery } from './dto/search-games.query.js';
+import type { SearchGamesQuery } from '../catalog/dto/search-games.query.js';
 import type { UploadGameQuery } from './dto/upload-game.query.js';
-import { toGameDto, toGameSummaryDto, viewOfNewGame } from './game.mapper.js';
-import type { RawGame } from './game-view.js';
+import { toGameDto, toGameSummaryDto, viewOfNewGame } from '../catalog/game.mapper.js';
+import type { RawGame } from '../catalog/game-view.js';
 import { GamesSearchRepository } from './games-search.repository.js';
 import { GamesViewRepository } from './games-view.repository.js';
 import { GamesWriteRepository } from './games-write.repository.js';
 import { PictureCache } from './picture-cache.js';
 import { AppConfig } from '../common/config.js';
-import { sha256Hex, uploadFilename } from './upload-body.js';
-import type { ReceivedFile } from './upload-body.js';
+import { sha256Hex, uploadFilename } from '../http/upload-body.js';
+import type { ReceivedFile } from '../http/upload-body.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_REINDEX_BATCH = 100;
@@ -272,19 +270,6 @@ export class GamesService implements OnApplicationBootstrap {
     mayActOn(caller, 'games:delete', owner, `game ${id}`);
     if (!(await this.writes.delete(id))) throw notFound(id);
   }
-}
-
-/** The repository's form of the search filters: instants as dates, the board size as width and height. */
-export function gameFilters(filters: SearchFilters): GameFilters {
-  const { uploadedFrom, uploadedTo, boardSize, ...rest } = filters;
-  const [width, height] = boardSize === undefined ? [] : boardSize.split('x').map(Number);
-  return {
-    ...rest,
-    uploadedFrom: uploadedFrom === undefined ? undefined : new Date(uploadedFrom),
-    uploadedTo: uploadedTo === undefined ? undefined : new Date(uploadedTo),
-    boardWidth: width,
-    boardHeight: boardSize === undefined ? undefined : (height ?? width),
-  };
 }
 
 /** `?indexes=positions,patterns` as a list; undefined when absent (every index). */

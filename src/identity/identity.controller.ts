@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { GameIdParam } from '../games/games.controller.js';
-import { GameIdPipe } from '../games/game-id.pipe.js';
-import type { GameId } from '../games/game-id.pipe.js';
+import { GameIdParam, GameIdPipe } from '../http/game-id.pipe.js';
+import type { GameId } from '../http/game-id.pipe.js';
 import { RelativesDto, RelativesQuery } from './dto/relatives.dto.js';
 import { IdentityService } from './identity.service.js';
 

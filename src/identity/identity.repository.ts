@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
-import { playersByGame, toView } from '../games/game-rows.js';
-import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
-import type { GameView } from '../games/game-view.js';
-import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
-import { EXAMPLE } from '../games/sql-examples.js';
+import { playersByGame, toView } from '../catalog/game-rows.js';
+import type { PlayerRow, SummaryRow } from '../catalog/game-rows.js';
+import type { GameView } from '../catalog/game-view.js';
+import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../catalog/games.sql.js';
 import { PREFIX_PLIES } from '../indexes/identities/identity-rows.js';
-import { related, relationOf, standsFor } from './identity.sql.js';
+import { related, relationOf, standsFor } from '../catalog/identity.sql.js';
 
 export const RELATIONS = ['same', 'prefix', 'extension'] as const;
 export type Relation = (typeof RELATIONS)[number];
@@ -49,7 +48,7 @@ export class IdentityRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The game's identity; undefined when the game has none. */
-  @GenerateSql({ params: [EXAMPLE.game] })
+  @GenerateSql()
   async own(gameId: string): Promise<OwnIdentity | undefined> {
     const rows: { transforms: number; first_seat: number | null; family: string; plies: number; ended: boolean; sequence: Buffer }[] = await this.dataSource.query(
       `SELECT i.transforms, i.first_seat, fa.name AS family, i.plies, i.ended, i.sequence
@@ -62,7 +61,7 @@ export class IdentityRepository {
     return { transforms: row.transforms, firstSeat: row.first_seat, family: row.family, plies: row.plies, ended: row.ended, sequence: row.sequence };
   }
 
-  @GenerateSql({ params: [EXAMPLE.game] })
+  @GenerateSql()
   async gameExists(gameId: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM games WHERE id = $1`, [gameId]);
     return rows.length > 0;
@@ -75,10 +74,7 @@ export class IdentityRepository {
    * the game itself is one (`shortEnded`), the longer games it begins — read from every row, which
    * only such a game asks.
    */
-  @GenerateSql(
-    { name: 'a game of 30 plies or more', params: [EXAMPLE.game, 100, [], false] },
-    { name: 'a short game that ended by rule', params: [EXAMPLE.game, 100, ['1', '2'], true] },
-  )
+  @GenerateSql()
   async relatives(gameId: string, limit: number, shortHeads: readonly string[], shortEnded: boolean): Promise<RelativeRow[]> {
     const rows: (SummaryRow & { relation: Relation; transforms: number; first_seat: number | null })[] = await this.dataSource.query(
       `WITH i AS (SELECT * FROM game_identities WHERE game_id = $1),
@@ -110,7 +106,7 @@ export class IdentityRepository {
   }
 
   /** For each game given, the other games holding the same game (same start and plies), oldest first. */
-  @GenerateSql({ params: [[1, 2]] })
+  @GenerateSql()
   async sameAs(gameIds: readonly number[]): Promise<Map<number, number[]>> {
     const found = new Map<number, number[]>(gameIds.map((id) => [id, []]));
     if (gameIds.length === 0) return found;
@@ -126,7 +122,7 @@ export class IdentityRepository {
   }
 
   /** How each game given stands among its copies (see {@link CopyStanding}); a game without an identity stands alone. */
-  @GenerateSql({ params: [[1, 2]] })
+  @GenerateSql()
   async standings(gameIds: readonly number[]): Promise<Map<number, CopyStanding>> {
     const found = new Map<number, CopyStanding>(gameIds.map((id) => [id, { copyOf: null, copies: 0 }]));
     if (gameIds.length === 0) return found;

@@ -11,7 +11,7 @@ import { ProblemException } from '../common/problem-codes.js';
 import type { ProblemCode } from '../common/problem-codes.js';
 import { makeProblem } from '../common/problem-details.js';
 import type { ProblemDetails } from '../common/problem-details.js';
-import type { ReceivedFile } from '../games/upload-body.js';
+import type { ReceivedFile } from '../http/upload-body.js';
 
 /** What a bulk import was sent as. */
 export const IMPORT_KINDS = ['zip', 'tar', 'tar.gz', 'multipart', 'file'] as const;

@@ -6,8 +6,8 @@ import { CurrentCaller } from '../accounts/current-caller.decorator.js';
 import type { Caller } from '../accounts/caller.js';
 import { ownerFor } from '../accounts/access.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
-import { GameIdPipe } from '../games/game-id.pipe.js';
-import type { GameId } from '../games/game-id.pipe.js';
+import { GameIdPipe } from '../http/game-id.pipe.js';
+import type { GameId } from '../http/game-id.pipe.js';
 import { ImportDto, ImportQuery, ImportResultDto } from './dto/import.dto.js';
 import { ImportsService } from './imports.service.js';
 

@@ -4,10 +4,6 @@ import type { DataSource } from 'typeorm';
 import type { ProblemDetails } from '../common/problem-details.js';
 import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
-import { EXAMPLE } from '../games/sql-examples.js';
-
-/** The node the examples of `npm run sql` claim imports for. */
-const EXAMPLE_NODE = 'example-node';
 import type { ImportKind } from './import-entries.js';
 
 export const IMPORT_STATES = ['running', 'done', 'failed'] as const;
@@ -112,13 +108,7 @@ export class ImportsRepository {
    * the same transaction (one statement per chunk), so that no node ever claims an import whose body
    * is not all there.
    */
-  @GenerateSql(
-    { params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool', 'club-a'] },
-    {
-      name: 'with its body',
-      params: ['zip', 'games.zip', 3, '/tmp/tabula-import-spool', 'club-a', { files: [{ name: 'body', bytes: 6 }, { name: 'parts.json', bytes: 2 }], chunks: [Buffer.from('PK\x05\x06[]')] }],
-    },
-  )
+  @GenerateSql()
   async create(kind: ImportKind, filename: string | null, filesTotal: number, spoolPath: string, owner: string | null, body?: SpooledBodyRows): Promise<ImportView> {
     const insert = (run: Query) =>
       run<ImportRow>(
@@ -138,13 +128,13 @@ export class ImportsRepository {
   }
 
   /** Chunk `seq` of an import's spooled body; undefined past its end (or once the import has finished). */
-  @GenerateSql({ params: [EXAMPLE.import, 0] })
+  @GenerateSql()
   async spoolChunk(importId: number, seq: number): Promise<Buffer | undefined> {
     const rows: { bytes: Buffer }[] = await this.dataSource.query(`SELECT bytes FROM import_spool WHERE import_id = $1 AND seq = $2`, [importId, seq]);
     return rows[0]?.bytes;
   }
 
-  @GenerateSql({ params: [String(EXAMPLE.import)] })
+  @GenerateSql()
   async findById(id: string): Promise<ImportView | undefined> {
     const rows: ImportRow[] = await this.dataSource.query(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = $1`, [id]);
     return rows.length > 0 ? toView(rows[0]) : undefined;
@@ -156,9 +146,10 @@ export class ImportsRepository {
    * is claiming or writing to right now. `leaseMs` 0 takes any running import not claimed in this very
    * transaction: for the embedded database, whose one process runs one import at a time.
    * Declared before the other methods that name an owner: its example claims the seeded import for
-   * EXAMPLE_NODE, which theirs then own (`release`, which gives it up, comes last).
+   * the examples' node (scripts/sql-examples.ts), which theirs then own (`release`, which gives it
+   * up, comes last).
    */
-  @GenerateSql({ params: [EXAMPLE_NODE, 20_000] })
+  @GenerateSql()
   async claim(owner: string, leaseMs: number): Promise<ImportView | undefined> {
     const rows: ImportRow[] = await this.dataSource.query(
       `WITH claimed AS (
@@ -176,7 +167,7 @@ export class ImportsRepository {
   }
 
   /** Says `owner` still works on the import: false when it is no longer its (taken over, or finished). */
-  @GenerateSql({ params: [EXAMPLE.import, EXAMPLE_NODE] })
+  @GenerateSql()
   async heartbeat(importId: number, owner: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH beaten AS (UPDATE imports SET heartbeat_at = now() WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING id) SELECT id FROM beaten`,
@@ -186,7 +177,7 @@ export class ImportsRepository {
   }
 
   /** Where a (resumed) import goes on: the position after its last finished entry (entries finish in order). */
-  @GenerateSql({ params: [EXAMPLE.import] })
+  @GenerateSql()
   async nextPosition(importId: number): Promise<number> {
     const rows: { next: number }[] = await this.dataSource.query(`SELECT coalesce(max(position) + 1, 0)::int AS next FROM import_entries WHERE import_id = $1`, [importId]);
     return rows[0].next;
@@ -200,10 +191,7 @@ export class ImportsRepository {
    * file's games) is rolled back. The import's row stays locked until that transaction ends, so no
    * other node claims it in between.
    */
-  @GenerateSql({
-    name: 'in a transaction of its own',
-    params: [EXAMPLE.import, EXAMPLE_NODE, { position: 0, path: 'games/one.sgf', outcome: 'indexed', uploadId: null, gameIds: [Number(EXAMPLE.game)], problem: null, gamesStored: 1, duplicates: 0 }],
-  })
+  @GenerateSql()
   async record(importId: number, owner: string, entry: ImportEntryRecord, query?: Query): Promise<ImportView | undefined> {
     const write = async (run: Query): Promise<ImportView | undefined> => {
       const owned = await run(`SELECT id FROM imports WHERE id = $1 AND owner = $2 AND state = 'running' FOR UPDATE`, [importId, owner]);
@@ -232,9 +220,7 @@ export class ImportsRepository {
    * Ends the import `owner` owns, done or failed, and deletes its spooled body, in one statement;
    * false (and nothing changed) when it is not `owner`'s any more.
    */
-  @GenerateSql({
-    params: [EXAMPLE.import, EXAMPLE_NODE, 'failed', { type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'service.unavailable', detail: 'an example failure' }],
-  })
+  @GenerateSql()
   async finish(importId: number, owner: string, state: Exclude<ImportState, 'running'>, problem: ProblemDetails | null = null): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH finished AS (
@@ -249,7 +235,7 @@ export class ImportsRepository {
   }
 
   /** Up to `limit` finished entries after `afterPosition`, in order: a page of a keyset walk. */
-  @GenerateSql({ params: [String(EXAMPLE.import), -1, 100] })
+  @GenerateSql()
   async entriesAfter(importId: string, afterPosition: number, limit: number): Promise<ImportEntryView[]> {
     const rows: ImportEntryRow[] = await this.dataSource.query(
       `SELECT position, path, outcome, upload_id, game_ids::text[] AS game_ids, problem FROM import_entries
@@ -267,14 +253,14 @@ export class ImportsRepository {
   }
 
   /** Which of the spool folders `paths` belong to an import, and in what state it is (folders of no import are not answered). */
-  @GenerateSql({ params: [['/tmp/tabula-sql-seed', '/tmp/tabula-imports/no-such-import']] })
+  @GenerateSql()
   async spoolOwners(paths: readonly string[]): Promise<{ spoolPath: string; state: ImportState }[]> {
     const rows: { spool_path: string; state: ImportState }[] = await this.dataSource.query(`SELECT spool_path, state FROM imports WHERE spool_path = ANY($1::text[])`, [paths]);
     return rows.map((row) => ({ spoolPath: row.spool_path, state: row.state }));
   }
 
   /** Gives up `owner`'s claim on an unfinished import (the node is stopping): any node may take it at once. */
-  @GenerateSql({ params: [EXAMPLE.import, EXAMPLE_NODE] })
+  @GenerateSql()
   async release(importId: number, owner: string): Promise<void> {
     await this.dataSource.query(`UPDATE imports SET owner = NULL, heartbeat_at = NULL WHERE id = $1 AND owner = $2`, [importId, owner]);
   }

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { readJsonBody } from '../games/export/json-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { PatternGamesPageDto } from './dto/pattern-answers.dto.js';
 import { PatternSearchBody } from './dto/pattern-query.dto.js';

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
-import { playersByGame, toView } from '../games/game-rows.js';
-import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
-import type { GameFilters, GameView } from '../games/game-view.js';
-import { whereClause } from '../games/games-search.repository.js';
-import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
+import { playersByGame, toView } from '../catalog/game-rows.js';
+import type { PlayerRow, SummaryRow } from '../catalog/game-rows.js';
+import type { GameFilters, GameView } from '../catalog/game-view.js';
+import { whereClause } from '../catalog/search-filters.sql.js';
+import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../catalog/games.sql.js';
 import type { FilterRow } from './pattern-filter.js';
 
 /** A candidate's line, with what the continuations count: its result and day played. */
@@ -39,7 +39,7 @@ export class PatternsRepository {
    * xmin of the snapshot they were read in: every transaction before it has ended, so the next read
    * starts there.
    */
-  @GenerateSql({ name: 'every row', params: [null] }, { name: 'since a transaction', params: ['1000'] })
+  @GenerateSql()
   async filterRows(since: string | null): Promise<{ rows: FilterRow[]; watermark: string }> {
     const rows: { xmin: string; game_id: string | null; family: string; width: number; height: number; first: Buffer; second: Buffer; written: string }[] = await this.dataSource.query(
       `SELECT x.xmin::text AS xmin, r.*
@@ -60,7 +60,7 @@ export class PatternsRepository {
   }
 
   /** The lines of the games among `ids` as they stand, with the transaction that wrote each (the filter's orders of first taking come from them). */
-  @GenerateSql({ params: [[1, 2]] })
+  @GenerateSql()
   async changesOf(ids: readonly number[]): Promise<{ gameId: number; changes: Uint8Array; written: string }[]> {
     const rows: { game_id: string; changes: Buffer; written: string }[] = await this.dataSource.query(
       `SELECT gp.game_id, gp.changes, gp.written::text AS written FROM game_patterns gp WHERE gp.game_id = ANY($1::bigint[])`,
@@ -74,7 +74,7 @@ export class PatternsRepository {
    * transaction that wrote each line (the filter keeps the lines it read: the one written by that
    * transaction is the game's line as it stands) — without the lines themselves.
    */
-  @GenerateSql({ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] })
+  @GenerateSql()
   async facts(ids: readonly number[], filters: GameFilters): Promise<CandidateFacts[]> {
     const { where, params } = whereClause(filters);
     params.push(ids);
@@ -90,7 +90,7 @@ export class PatternsRepository {
   }
 
   /** The lines of the games among `ids` that pass the filters of GET /games. */
-  @GenerateSql({ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] })
+  @GenerateSql()
   async boards(ids: readonly number[], filters: GameFilters): Promise<CandidateBoard[]> {
     const { where, params } = whereClause(filters);
     params.push(ids);
@@ -106,7 +106,7 @@ export class PatternsRepository {
   }
 
   /** The games of a page as GET /games lists them, newest first. */
-  @GenerateSql({ params: [[1, 2]] })
+  @GenerateSql()
   async summaries(ids: readonly number[]): Promise<GameView[]> {
     if (ids.length === 0) return [];
     const rows: SummaryRow[] = await this.dataSource.query(

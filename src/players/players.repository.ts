@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
 import type { Family, PlayerOutcome } from '../formats/plugin.js';
 import { nameKeyMatches } from '../common/name-key.js';
-import { IS_COPY } from '../identity/identity.sql.js';
+import { IS_COPY } from '../catalog/identity.sql.js';
 
 export interface PlayerRow {
   readonly key: string;
@@ -37,10 +37,7 @@ export class PlayersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Players whose folded name contains `part` (or, for short parts, equals it), by key after `after`. */
-  @GenerateSql(
-    { name: 'a part of three characters or more, first page', params: ['sedol', undefined, 21] },
-    { name: 'a shorter part, after a name', params: ['gu', 'gu k', 21] },
-  )
+  @GenerateSql()
   async find(part: string, after: string | undefined, limit: number): Promise<PlayerRow[]> {
     const params: unknown[] = [];
     const param = (value: unknown): string => {
@@ -58,7 +55,7 @@ export class PlayersRepository {
   }
 
   /** How many of the player's games ended how, per family; each game once (a copy of a game stored is not counted again: docs/identity.md). */
-  @GenerateSql({ params: ['lee sedol'] })
+  @GenerateSql()
   async outcomes(key: string): Promise<OutcomeCount[]> {
     const rows: { family: Family | null; outcome: PlayerOutcome | null; count: string }[] = await this.dataSource.query(
       `SELECT fa.name AS family, p.outcome, count(*) AS count
@@ -70,7 +67,7 @@ export class PlayersRepository {
   }
 
   /** The names the player's files write. */
-  @GenerateSql({ params: ['lee sedol', 10] })
+  @GenerateSql()
   async names(key: string, limit: number): Promise<string[]> {
     const rows: { name: string }[] = await this.dataSource.query(
       `SELECT DISTINCT name FROM game_players WHERE name_key = $1 ORDER BY name LIMIT $2`,
@@ -80,7 +77,7 @@ export class PlayersRepository {
   }
 
   /** The player's games, newest first, before `beforeId`. */
-  @GenerateSql({ name: 'first page', params: ['lee sedol', undefined, 21] }, { name: 'before a game', params: ['lee sedol', 2, 21] })
+  @GenerateSql()
   async games(key: string, beforeId: number | undefined, limit: number): Promise<PlayerGameRow[]> {
     const rows: { game_id: string; seat: number; outcome: PlayerOutcome | null; family: Family | null; publisher: string | null; result: string | null; uploaded_at: Date }[] =
       await this.dataSource.query(

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { readJsonBody } from '../games/export/json-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { ExplorerDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
 import { BoardPositionBody, GamePositionQuery } from './dto/position-query.dto.js';

@@ -3,12 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql, namedStatements } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
-import { playersByGame, toView } from '../games/game-rows.js';
-import type { PlayerRow, SummaryRow } from '../games/game-rows.js';
-import type { GameFilters, GameView } from '../games/game-view.js';
-import { whereClause } from '../games/games-search.repository.js';
-import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../games/games.sql.js';
-import { EXAMPLE } from '../games/sql-examples.js';
+import { playersByGame, toView } from '../catalog/game-rows.js';
+import type { PlayerRow, SummaryRow } from '../catalog/game-rows.js';
+import type { GameFilters, GameView } from '../catalog/game-view.js';
+import { whereClause } from '../catalog/search-filters.sql.js';
+import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS } from '../catalog/games.sql.js';
 import { OPENING_ENTRIES, signedKeyAt } from '../indexes/positions/position-rows.js';
 import { RUN_BITS, gamesInRow } from '../indexes/positions/postings.js';
 
@@ -64,8 +63,6 @@ export interface Candidates {
   readonly openingGames: number;
 }
 
-const EXAMPLE_SOUGHT: PositionSought = { key: Buffer.from('8000000000000001', 'hex'), bucket: 0x80000, top: 0x80000000, stride: 11, transforms: null };
-
 /**
  * The position index's reads (src/queries/positions.repository.sql). A key is looked for among the
  * keys of the games' first {@link OPENING_ENTRIES} positions (`opening_positions`, a row per game
@@ -92,7 +89,7 @@ export class PositionsRepository {
   private readonly prepared: Query = namedStatements(this.dataSource);
 
   /** A game's positions (head and tail, whole: one row), undefined when the game has none indexed. */
-  @GenerateSql({ params: [EXAMPLE.game] })
+  @GenerateSql()
   async track(gameId: string): Promise<StoredTrack | undefined> {
     const rows = await this.prepared<{ family: string; plies: number; head: Buffer; tail: Buffer | null; board_width: number | null; board_height: number | null }>(
       `SELECT fa.name AS family, p.plies, p.head, p.tail,
@@ -107,7 +104,7 @@ export class PositionsRepository {
     return { family, plies, entries: tail === null ? head : Buffer.concat([head, tail]), width: width ?? 0, height: height ?? 0 };
   }
 
-  @GenerateSql({ params: [EXAMPLE.game] })
+  @GenerateSql()
   async gameExists(gameId: string): Promise<boolean> {
     const rows = await this.prepared(`SELECT 1 FROM games WHERE id = $1`, [gameId]);
     return rows.length > 0;
@@ -117,11 +114,7 @@ export class PositionsRepository {
    * A page of the games reaching the position, newest first, after `pastId`, narrowed by the
    * filters of GET /games; `limit` games at most; and how many games reach it with the filters.
    */
-  @GenerateSql(
-    { name: 'newest first', params: [EXAMPLE_SOUGHT, {}, 21] },
-    { name: 'the next page', params: [EXAMPLE_SOUGHT, { pastId: 5 }, 21] },
-    { name: 'exact, a player, past a game', params: [{ ...EXAMPLE_SOUGHT, transforms: [0] }, { player: 'sedol', pastId: 5 }, 21] },
-  )
+  @GenerateSql()
   async games(sought: PositionSought, filters: GameFilters, limit: number): Promise<{ hits: PositionHit[]; total: number }> {
     const { pastId, ...narrowing } = filters;
     // Every game matching the filters: no page size, which would let a name's search stop at a page of its own.
@@ -150,7 +143,7 @@ export class PositionsRepository {
   }
 
   /** How many games reach the position, narrowed by the filters (`candidates`: what {@link candidates} gave, when read already). */
-  @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] })
+  @GenerateSql()
   async count(sought: PositionSought, filters: GameFilters, candidates?: Candidates): Promise<number> {
     const { where, params } = joinedFilters(filters);
     // The candidates a caller read already are not read again.
@@ -174,7 +167,7 @@ export class PositionsRepository {
    * of them. The games that ended in the position are rows too, with a move of 0xff bytes: every
    * game is in one row. Results and days are the position rows' own: with no filter, no other table is read.
    */
-  @GenerateSql({ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] })
+  @GenerateSql()
   async moves(sought: PositionSought, filters: GameFilters): Promise<MoveRow[]> {
     const { where, params } = joinedFilters(filters);
     const { later, openingGames } = await this.candidates(sought);
@@ -212,7 +205,7 @@ export class PositionsRepository {
    * estimates of their overlap a guess); `position_counts` knows how many games hold the key, and
    * the filters' own estimate (EXPLAIN of them alone) is the planner's usual one.
    */
-  @GenerateSql({ params: [['a.date_played >= $1::date', 'a.date_played <= $2::date'], ['2006-01-01', '2006-01-31'], 10_000] })
+  @GenerateSql()
   async narrowFirst(where: readonly string[], params: readonly unknown[], openingGames: number): Promise<readonly string[] | null> {
     if (where.length === 0 || openingGames <= PositionsRepository.narrowFirstFrom) return null;
     const [plan] = await this.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
@@ -231,7 +224,7 @@ export class PositionsRepository {
    * entries. And, in the same statement, how many games hold the key among their opening keys
    * (position_counts).
    */
-  @GenerateSql({ params: [EXAMPLE_SOUGHT] })
+  @GenerateSql()
   async candidates(sought: PositionSought): Promise<Candidates> {
     const rows = await this.prepared<{ opening_games: number; bits: number | null; part: number | null; shift: number | null; base: string | null; games: Buffer | null }>(
       `SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games

@@ -10,9 +10,9 @@ import { AppConfig } from '../common/config.js';
 import { DOWNLOAD_HEADER_DOCS, markAsDownload, servedMediaType } from '../common/download-headers.js';
 import { ProblemDetailsDto } from '../common/problem-details.dto.js';
 import { UploadGameQuery } from '../games/dto/upload-game.query.js';
-import { GameIdPipe } from '../games/game-id.pipe.js';
-import type { GameId } from '../games/game-id.pipe.js';
-import { receiveUpload } from '../games/upload-body.js';
+import { GameIdPipe } from '../http/game-id.pipe.js';
+import type { GameId } from '../http/game-id.pipe.js';
+import { receiveUpload } from '../http/upload-body.js';
 import { UploadDto } from './dto/upload.dto.js';
 import { UploadsService } from './uploads.service.js';
 

@@ -5,7 +5,6 @@ import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
 import { GamesWriteRepository } from '../games/games-write.repository.js';
 import type { NewGame } from '../games/games-write.repository.js';
-import { EXAMPLE, exampleUpload, SEEDED_UPLOAD } from '../games/sql-examples.js';
 import type { UploadGameOutcome } from './dto/upload.dto.js';
 
 /** A kept file as stored: its columns and its games in file order. */
@@ -85,13 +84,13 @@ export class UploadsRepository {
     private readonly games: GamesWriteRepository,
   ) {}
 
-  @GenerateSql({ params: [SEEDED_UPLOAD.sha256] })
+  @GenerateSql()
   async findIdBySha256(sha256: string): Promise<number | undefined> {
     const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM uploads WHERE sha256 = decode($1, 'hex')`, [sha256]);
     return rows.length > 0 ? Number(rows[0].id) : undefined;
   }
 
-  @GenerateSql({ params: [EXAMPLE.upload] })
+  @GenerateSql()
   async findById(id: string): Promise<UploadView | undefined> {
     const rows: UploadRow[] = await this.dataSource.query(
       `SELECT id, encode(sha256, 'hex') AS sha256, size, media_type, filename, publisher, version, owner, uploaded_at FROM uploads WHERE id = $1`,
@@ -123,7 +122,7 @@ export class UploadsRepository {
     };
   }
 
-  @GenerateSql({ params: [EXAMPLE.upload] })
+  @GenerateSql()
   async findRaw(id: string): Promise<{ raw: Buffer; sha256: string; mediaType: string; filename: string | null } | undefined> {
     const rows: { raw: Buffer; sha256: string; media_type: string; filename: string | null }[] = await this.dataSource.query(
       `SELECT raw, encode(sha256, 'hex') AS sha256, media_type, filename FROM uploads WHERE id = $1`,
@@ -137,7 +136,7 @@ export class UploadsRepository {
    * bytes another game has (stored meanwhile, or earlier in the same file) becomes a duplicate of it.
    * Undefined when the same file was kept meanwhile (a racing upload): the caller reads that one.
    */
-  @GenerateSql({ name: 'a new game and a copy of a stored one', params: [exampleUpload('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[jj])')] })
+  @GenerateSql()
   async insert(upload: NewUpload, within?: WithinUpload): Promise<number | undefined> {
     return this.games.transaction(async (query) => {
       const kept = await query<{ id: string }>(

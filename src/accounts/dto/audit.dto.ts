@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PageSize } from '../../common/page-size.js';
-import { ACCOUNT_NAME } from '../scopes.js';
+import { ACCOUNT_NAME } from '../../common/account-name.js';
 
 /** Which entries of the audit trail to page through, newest first. */
 export class AuditQuery {

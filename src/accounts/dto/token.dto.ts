@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { ACCOUNT_NAME, SCOPES } from '../scopes.js';
+import { ACCOUNT_NAME } from '../../common/account-name.js';
+import { SCOPES } from '../scopes.js';
 import type { Scope } from '../scopes.js';
 
 /** A token to make: whose, what for, what it may do, until when. */

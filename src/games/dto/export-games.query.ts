@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { SearchGamesQuery } from './search-games.query.js';
+import { SearchGamesQuery } from '../../catalog/dto/search-games.query.js';
 
 /** The most games one export response may be asked to stop at (`limit`); without a limit there is no bound. */
 export const MAX_EXPORT_LIMIT = 1_000_000;

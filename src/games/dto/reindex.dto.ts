@@ -1,10 +1,10 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import { IsGameIdNumber } from '../game-id.pipe.js';
+import { IsGameIdNumber } from '../../http/game-id.pipe.js';
 import { PROBLEM_CODES } from '../../common/problem-codes.js';
 import type { ProblemCode } from '../../common/problem-codes.js';
-import { SearchGamesQuery } from './search-games.query.js';
+import { SearchGamesQuery } from '../../catalog/dto/search-games.query.js';
 
 /** The indexes to rebuild (absent: the game's reading and every index), as `POST /reindex` and `POST /games/{id}/reindex` take them. */
 export class ReindexIndexes {

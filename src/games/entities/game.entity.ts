@@ -1,8 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { bigintAsNumber } from './bigint-number.transformer.js';
 
-export type GameStatus = 'indexed' | 'stored';
-
 /**
  * One uploaded game file: the GoFans table columns (the format as a `formats` id, Header and Body
  * as byte ranges of the file, as text only when they are not a slice of it) and what identifies the

@@ -12,23 +12,24 @@ import type { Reads } from '../../database/read-replicas.js';
 import { FormatReader } from '../../formats/format-reader.js';
 import type { FormatDescriptor } from '../../formats/plugin.js';
 import { peekRootProperty } from '../../formats/syntaxes/sgf/index.js';
-import { encodeCursor, resolveSearch } from '../cursor.js';
-import type { SearchFilters, SearchPosition } from '../cursor.js';
+import { encodeCursor, gameFilters, resolveSearch } from '../../catalog/cursor.js';
+import type { SearchFilters, SearchPosition } from '../../catalog/cursor.js';
 import type { ExportGamesQuery } from '../dto/export-games.query.js';
 import { ExportSelectionDto } from '../dto/export-selection.dto.js';
-import { gameJsonPieces } from '../game.mapper.js';
-import { sortsByDay, walksUploadTime } from '../game-view.js';
-import type { GameViewWithJsonText } from '../game-view.js';
+import { gameJsonPieces } from '../../catalog/game.mapper.js';
+import { sortsByDay, walksUploadTime } from '../../catalog/game-view.js';
+import type { GameViewWithJsonText } from '../../catalog/game-view.js';
 import { GamesExportRepository } from '../games-export.repository.js';
 import type { ExportedFile, ExportKey } from '../games-export.repository.js';
 import { GamesViewRepository } from '../games-view.repository.js';
-import { gameFilters, storedFile } from '../games.service.js';
+import { storedFile } from '../games.service.js';
 import { entryName, manifestEntry } from './entry-names.js';
 import { collectionFormat, negotiate } from './export-kinds.js';
 import type { ExportKind } from './export-kinds.js';
-import { gathered, inOrder, ManifestSpool, sendArchive, sendGenerated, tarWriter, zipWriter } from './export-streams.js';
+import { gathered, sendGenerated } from '../../http/generated-text.js';
+import { inOrder, ManifestSpool, sendArchive, tarWriter, zipWriter } from './export-streams.js';
 import type { ExportItem } from './export-streams.js';
-import { readJsonBody } from './json-body.js';
+import { readJsonBody } from '../../http/json-body.js';
 
 /**
  * Games listed per query while walking a search: each query costs a round trip and a plan whatever

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { GameSummaryDto } from '../../games/dto/game.dto.js';
+import { GameSummaryDto } from '../../catalog/dto/game.dto.js';
 import { TRANSFORM_NAMES } from '../../formats/families/positions.js';
 import type { TransformName } from '../../formats/families/positions.js';
 import { RELATIONS } from '../identity.repository.js';

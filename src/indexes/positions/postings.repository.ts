@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { GenerateSql } from '../../database/sql.js';
 import type { Query } from '../../database/sql.js';
-import { POSTING_BITS, encodeRows, postingsOf, setPosting, shiftFor, sortedDistinct, wordsOf } from './postings.js';
+import { POSTING_BITS, encodeRows, setPosting, shiftFor, sortedDistinct, wordsOf } from './postings.js';
 import type { EncodedRows, StoredRow } from './postings.js';
 
 /** A run of postings as `position_runs` has it. */
@@ -27,8 +27,6 @@ const STATEMENT_BYTES = 256 * 1024;
 /** The key of the session-level advisory lock a server's compactor holds while it merges (one node merges at a time). */
 const COMPACTION_LOCK_KEY = 0x7461627570n; // "tabup"
 
-const EXAMPLE_ROWS: EncodedRows = encodeRows(sortedDistinct(postingsOf([[0x800000, 1], [0x800001, 1], [0x800000, 2]])), 24);
-
 /**
  * The runs of postings of the later positions' buckets (postings.ts): a write's run,
  * and the steps of a merge. The reads of a search are PositionsRepository's.
@@ -44,7 +42,7 @@ export class PositionPostingsRepository {
    * A run of the games' buckets (each game: its id and the `bits`-bit buckets of its later
    * positions), on `query` (the caller's transaction); nothing when none has any.
    */
-  @GenerateSql({ params: [[{ id: 1, buckets: [0x800000, 0x800001] }, { id: 2, buckets: [0x800000] }]] })
+  @GenerateSql()
   async writeRun(
     games: readonly { readonly id: number; readonly buckets: readonly number[] }[],
     query: Query = (sql, params) => this.dataSource.query(sql, params),
@@ -97,7 +95,7 @@ export class PositionPostingsRepository {
    * Starts a merge of the runs into a new one of the given bucket width, shift and size: the new
    * run, or null when one of them is being merged already (claimed by another node meanwhile).
    */
-  @GenerateSql({ params: [[1, 2], 24, 16, 400] })
+  @GenerateSql()
   async claimMerge(sources: readonly number[], bits: number, shift: number, postings: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<number | null> {
     // One statement: the sources locked and checked unclaimed, the new run made only when all are,
     // and the sources pointed at it. A claim racing for one of them waits, finds it claimed, makes nothing.
@@ -116,7 +114,7 @@ export class PositionPostingsRepository {
   }
 
   /** The rows of the runs (each with its shift) whose bucket ranges lie in buckets `low` … `high`. */
-  @GenerateSql({ params: [[{ run: 1, shift: 24 }], 0, 0xffffff] })
+  @GenerateSql()
   async rowsIn(runs: readonly { readonly run: number; readonly shift: number }[], low: number, high: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<PostingRow[]> {
     const rows = await query<{ run: string; bits: number; part: number; shift: number; base: string; games: Buffer }>(
       // A lookup by the primary key per run (OFFSET 0 keeps the planner from joining the whole table instead).
@@ -133,7 +131,7 @@ export class PositionPostingsRepository {
    * the target run, and the source runs' rows of that range deleted. A search sees each posting
    * once, before the step or after it.
    */
-  @GenerateSql({ params: [3, EXAMPLE_ROWS, [{ run: 1, shift: 24 }], 0, 0xffffff] })
+  @GenerateSql()
   async moveRange(target: number, rows: EncodedRows, sources: readonly { readonly run: number; readonly shift: number }[], low: number, high: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
     await query(
       // The rows to delete found as rowsIn finds them, by the primary key per run, and deleted by their row ids.
@@ -164,7 +162,7 @@ export class PositionPostingsRepository {
    * Ends a merge whose every range has moved: the sources go, the target's size is what it holds,
    * and the marks of dead postings no run holds any more (no run numbered below theirs is left) go.
    */
-  @GenerateSql({ params: [3, 350] })
+  @GenerateSql()
   async finishMerge(target: number, postings: number, query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
     await query(
       `WITH gone AS (DELETE FROM position_runs WHERE merging_into = $1)
@@ -187,7 +185,7 @@ export class PositionPostingsRepository {
    * holds it; released should this process die), so a merge takes one connection of the pool at
    * most; on the embedded database, its one connection, between other statements.
    */
-  @GenerateSql({ params: [async () => undefined] })
+  @GenerateSql()
   async whileCompacting(work: (query: Query) => Promise<void>): Promise<boolean> {
     if (this.embedded) {
       await work((sql, params) => this.dataSource.query(sql, params));

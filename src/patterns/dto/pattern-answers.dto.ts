@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { GameSummaryDto } from '../../games/dto/game.dto.js';
+import { GameSummaryDto } from '../../catalog/dto/game.dto.js';
 import { PatternPlacementDto } from './pattern-query.dto.js';
 
 /** A game in which the pattern appears. */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { SearchGamesQuery } from '../../games/dto/search-games.query.js';
+import { SearchGamesQuery } from '../../catalog/dto/search-games.query.js';
 import { FAMILIES } from '../../formats/plugin.js';
 import type { Family } from '../../formats/plugin.js';
 import { TRANSFORM_NAMES } from '../../formats/families/positions.js';

@@ -1,7 +1,7 @@
 import { PageSize } from '../../common/page-size.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { IsGameIdNumber } from '../../games/game-id.pipe.js';
+import { IsGameIdNumber } from '../../http/game-id.pipe.js';
 import { FAMILIES, PLAYER_OUTCOMES } from '../../formats/plugin.js';
 import type { Family, PlayerOutcome } from '../../formats/plugin.js';
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { GameSummaryDto } from '../../games/dto/game.dto.js';
+import { GameSummaryDto } from '../../catalog/dto/game.dto.js';
 import { TRANSFORM_NAMES } from '../../formats/families/positions.js';
 import type { TransformName } from '../../formats/families/positions.js';
 

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { IsGameId } from '../../games/game-id.pipe.js';
-import { SearchGamesQuery } from '../../games/dto/search-games.query.js';
+import { IsGameId } from '../../http/game-id.pipe.js';
+import { SearchGamesQuery } from '../../catalog/dto/search-games.query.js';
 import { QUERY_FAMILIES } from '../../formats/families/position-query.js';
 import type { QueryFamily } from '../../formats/families/position-query.js';
 

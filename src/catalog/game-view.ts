@@ -1,6 +1,8 @@
 import type { GameEnding } from '../formats/plugin.js';
 import type { Family, GameFacts, JsonValue, PlayerEntry, Problem } from '../formats/plugin.js';
-import type { GameStatus } from './entities/game.entity.js';
+
+/** `indexed`: read and replayed by a plugin; `stored`: kept verbatim only. */
+export type GameStatus = 'indexed' | 'stored';
 
 /** A stored game as the repository returns it: the games row joined with its index rows. */
 export interface GameView {
@@ -112,7 +114,7 @@ export interface GameFilters {
   rules?: string;
   /** A player's rating as written, whole and case-insensitively. */
   rating?: string;
-  /** Each game once: copies of a game stored (see src/identity/identity.sql.ts) are left out. */
+  /** Each game once: copies of a game stored (see identity.sql.ts) are left out. */
   unique?: boolean;
   /** Go: the Dyer signature, exactly. */
   signature?: string;

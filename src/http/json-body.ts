@@ -3,8 +3,8 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { ValidationError } from 'class-validator';
 import type { Request } from 'express';
-import { ProblemException } from '../../common/problem-codes.js';
-import { readBody } from '../upload-body.js';
+import { ProblemException } from '../common/problem-codes.js';
+import { readBody } from './upload-body.js';
 
 /**
  * The deepest nesting of arrays and objects a JSON body may have. Bodies are small selections (a

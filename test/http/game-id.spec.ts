@@ -1,12 +1,12 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { ClassConstructor } from 'class-transformer';
-import { GameIdPipe } from '../../src/games/game-id.pipe.js';
+import { GameIdPipe } from '../../src/http/game-id.pipe.js';
 import { ProblemException } from '../../src/common/problem-codes.js';
 import { GamePositionQuery } from '../../src/positions/dto/position-query.dto.js';
 import { PlayerGamesQuery } from '../../src/players/dto/player.dto.js';
 import { ReindexQuery } from '../../src/games/dto/reindex.dto.js';
-import { SearchGamesQuery } from '../../src/games/dto/search-games.query.js';
+import { SearchGamesQuery } from '../../src/catalog/dto/search-games.query.js';
 
 /**
  * One rule for a game id wherever a request names one: decimal digits naming 1 to 2^63-1, the

@@ -1,9 +1,8 @@
 import type { Family, GameEnding, JsonValue, PlayerEntry, PlayerOutcome, Problem } from '../formats/plugin.js';
-import type { GameStatus } from './entities/game.entity.js';
-import type { GameView, RawGame } from './game-view.js';
+import type { GameStatus, GameView, RawGame } from './game-view.js';
 
 /**
- * The rows the games repositories read, as the driver hands them over (bigint ids as text), and
+ * The rows of games the repositories read, as the driver hands them over (bigint ids as text), and
  * how they become the archive's views. The columns are those of games.sql.ts.
  */
 

@@ -1,7 +1,7 @@
 import { PREFIX_PLIES } from '../indexes/identities/identity-rows.js';
 
 /**
- * The SQL fragments about game identities the repositories share (identity, games-search,
+ * The SQL fragments about game identities the repositories share (identity, the search filters,
  * players): which rows hold the same game or a broken-off copy of it. Fragments only: every
  * statement is sent, and recorded (src/queries), by a repository.
  */

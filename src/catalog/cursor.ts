@@ -5,9 +5,9 @@ import { ProblemException } from '../common/problem-codes.js';
 import { controlCharacterIn } from '../common/text-parameters.middleware.js';
 import type { Family, GameEnding } from '../formats/plugin.js';
 import { DAY, SearchGamesQuery } from './dto/search-games.query.js';
-import { MAX_JSON_DEPTH, messagesOf, nestingDepth } from './export/json-body.js';
+import { MAX_JSON_DEPTH, messagesOf, nestingDepth } from '../http/json-body.js';
 import { sortsByDay, walksUploadTime } from './game-view.js';
-import type { GameSort } from './game-view.js';
+import type { GameFilters, GameSort } from './game-view.js';
 
 /** What a search filters on; a cursor carries these so that following `next` alone continues the search. */
 export interface SearchFilters {
@@ -79,6 +79,19 @@ export function resolveSearch(query: SearchFilters & { cursor?: string }, rules:
     throw new ProblemException(400, 'request.invalid', `the cursor belongs to another search: ${mismatches.join('; ')}. Send the cursor alone to continue its search`);
   }
   return { filters, after };
+}
+
+/** The repository's form of the search filters: instants as dates, the board size as width and height. */
+export function gameFilters(filters: SearchFilters): GameFilters {
+  const { uploadedFrom, uploadedTo, boardSize, ...rest } = filters;
+  const [width, height] = boardSize === undefined ? [] : boardSize.split('x').map(Number);
+  return {
+    ...rest,
+    uploadedFrom: uploadedFrom === undefined ? undefined : new Date(uploadedFrom),
+    uploadedTo: uploadedTo === undefined ? undefined : new Date(uploadedTo),
+    boardWidth: width,
+    boardHeight: boardSize === undefined ? undefined : (height ?? width),
+  };
 }
 
 /** 400 `request.bad_cursor`: what is wrong with a cursor, and what to send instead. */

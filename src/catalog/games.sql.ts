@@ -1,6 +1,7 @@
 /**
- * The SQL fragments the games repositories share (games-write, -search, -view and -export): which
- * tables a game's bytes, names and index rows come from, and the column lists read from them.
+ * The SQL fragments the repositories that read games share (the games' write, search, view and
+ * export; positions, patterns, identity): which tables a game's bytes, names and index rows come
+ * from, and the column lists read from them.
  * Fragments only: every statement is sent, and recorded (src/queries), by a repository.
  */
 

@@ -7,7 +7,7 @@ import type { GameSort } from '../game-view.js';
 import { FAMILIES, GAME_ENDINGS } from '../../formats/plugin.js';
 import type { Family, GameEnding } from '../../formats/plugin.js';
 import { QueryBoolean } from '../../common/query-boolean.js';
-import { ACCOUNT_NAME } from '../../accounts/scopes.js';
+import { ACCOUNT_NAME } from '../../common/account-name.js';
 
 /** A day played as the filters take it (with ISO 8601's own checks: no 2020-02-31). */
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;

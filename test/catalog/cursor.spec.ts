@@ -1,4 +1,4 @@
-import { encodeCursor, resolveSearch } from '../../src/games/cursor.js';
+import { encodeCursor, resolveSearch } from '../../src/catalog/cursor.js';
 import { ProblemException } from '../../src/common/problem-codes.js';
 import { PositionFiltersQuery } from '../../src/positions/dto/position-query.dto.js';
 

@@ -1,5 +1,5 @@
-import { gameJsonPieces, toGameDto } from '../../src/games/game.mapper.js';
-import type { GameView, GameViewWithJsonText } from '../../src/games/game-view.js';
+import { gameJsonPieces, toGameDto } from '../../src/catalog/game.mapper.js';
+import type { GameView, GameViewWithJsonText } from '../../src/catalog/game-view.js';
 
 /**
  * A bulk export writes each game in the pieces `gameJsonPieces` makes, splicing in problems and

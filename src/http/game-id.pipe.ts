@@ -1,4 +1,5 @@
 import { applyDecorators, Injectable, PipeTransform } from '@nestjs/common';
+import { ApiParam, ApiResponse } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { ProblemException } from '../common/problem-codes.js';
@@ -35,6 +36,15 @@ export class GameIdPipe implements PipeTransform<string, GameId> {
     throw new ProblemException(400, 'request.bad_id', `"${printable(value)}" is not a game id: expected ${ruleText(1n, MAX_BIGINT)}`);
   }
 }
+
+const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetailsDto' } } };
+
+/** The `{id}` of every game route: decimal digits of a positive 64-bit integer; anything else is a 400. */
+export const GameIdParam = () =>
+  applyDecorators(
+    ApiParam({ name: 'id', schema: { type: 'integer', format: 'int64', minimum: 1 }, description: 'The game id.' }),
+    ApiResponse({ status: 400, description: 'The id is not decimal digits naming 1 to 2^63-1.', content: problem }),
+  );
 
 /**
  * A query parameter naming a game, checked by the rule of {@link GameIdPipe}: the value becomes its
