@@ -15,6 +15,11 @@ import { PositionPostingsRepository } from './postings.repository.js';
 const RECLAIM_POSTINGS = 2 ** 21;
 /** … or, in a larger archive, this share of all postings (a VACUUM reads the table's whole indexes). */
 const RECLAIM_SHARE = 8;
+/**
+ * Writes told within this time are looked at together: an import of single-game files commits a run
+ * a file, and each look at the runs is a statement (about a millisecond a file on the embedded database).
+ */
+const KICK_DELAY_MS = 200;
 
 /**
  * Merges the runs of postings in the background (postings.ts), the position index's upkeep: told after each write
@@ -25,6 +30,8 @@ const RECLAIM_SHARE = 8;
 export class PostingsCompactor implements IndexUpkeep {
   private readonly logger = new Logger(PostingsCompactor.name);
   private running: Promise<void> | null = null;
+  /** A look at the runs told for soon ({@link KICK_DELAY_MS}). */
+  private timer: NodeJS.Timeout | null = null;
   private again = false;
   private stopped = false;
 
@@ -38,26 +45,45 @@ export class PostingsCompactor implements IndexUpkeep {
   /** Before the connections close: the step under way ends, no other starts (the merge is resumed at the next start). */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
     await this.running;
   }
 
-  /** A run was written: merge what is due (now, or after the merging under way). */
+  /** A run was written: merge what is due (shortly, with the other writes told meanwhile, or after the merging under way). */
   kick(): void {
     if (this.stopped) return;
     if (this.running !== null) {
       this.again = true;
       return;
     }
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.compactNow();
+    }, KICK_DELAY_MS);
+  }
+
+  /** Resolves once no merge is under way or due (for the benches and tests): a look told for later is taken now. */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.timer !== null) {
+        clearTimeout(this.timer);
+        this.timer = null;
+        this.compactNow();
+      }
+      if (this.running === null) return;
+      await this.running;
+    }
+  }
+
+  private compactNow(): void {
+    if (this.stopped) return;
     this.again = false;
     this.running = this.compact().finally(() => {
       this.running = null;
       if (this.again) this.kick();
     });
-  }
-
-  /** Resolves once no merge is under way or due (for the benches and tests). */
-  async idle(): Promise<void> {
-    while (this.running !== null) await this.running;
   }
 
   private async compact(): Promise<void> {
