@@ -232,7 +232,9 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
     findIdBySha256: [{ params: [SEEDED_UPLOAD.sha256] }],
     findById: [{ params: [EXAMPLE.upload] }],
     findRaw: [{ params: [EXAMPLE.upload] }],
+    findKept: [{ params: [[SEEDED_UPLOAD.sha256, '0'.repeat(64)]] }],
     insert: [{ name: 'a new game and a copy of a stored one', params: [exampleUpload('(;GM[1]PB[Lee Sedol]PW[Gu Li];B[jj])')] }],
+    insertMany: [{ name: 'two files and a copy of the first', params: [[exampleUpload('(;GM[1];B[ja])'), exampleUpload('(;GM[1];B[jb])'), exampleUpload('(;GM[1];B[ja])')]] }],
   }),
   examples(PositionPostingsRepository, {
     writeRun: [{ params: [[{ id: 1, buckets: [0x800000, 0x800001] }, { id: 2, buckets: [0x800000] }]] }],
@@ -262,6 +264,19 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
       {
         name: 'in a transaction of its own',
         params: [EXAMPLE.import, IMPORTS_NODE, { position: 0, path: 'games/one.sgf', outcome: 'indexed', uploadId: null, gameIds: [Number(EXAMPLE.game)], problem: null, gamesStored: 1, duplicates: 0 }],
+      },
+    ],
+    recordMany: [
+      {
+        name: 'two files, one refused',
+        params: [
+          EXAMPLE.import,
+          IMPORTS_NODE,
+          [
+            { position: 1, path: 'games/two.sgf', outcome: 'indexed', uploadId: null, gameIds: [Number(EXAMPLE.game)], problem: null, gamesStored: 0, duplicates: 1 },
+            { position: 2, path: 'games/three.sgf', outcome: 'refused', uploadId: null, gameIds: [], problem: { type: 'about:blank', title: 'Unprocessable Entity', status: 422, code: 'format.malformed', detail: 'an example refusal' }, gamesStored: 0, duplicates: 0 },
+          ],
+        ],
       },
     ],
     finish: [

@@ -12,7 +12,7 @@ import { problemOf } from '../common/problem-details.filter.js';
 import { UploadsService } from '../uploads/uploads.service.js';
 import type { CheckedUpload, ReadUpload } from '../uploads/uploads.service.js';
 import type { UploadDto } from '../uploads/dto/upload.dto.js';
-import type { WithinUpload } from '../uploads/uploads.repository.js';
+import type { WithinUpload, WithinUploads } from '../uploads/uploads.repository.js';
 import { spoolRoot, unspool } from './import-body.js';
 import { entryLimits, importEntries } from './import-entries.js';
 import type { ImportEntry } from './import-entries.js';
@@ -201,7 +201,12 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     // A file's games are read on the analysis threads while the file before it is written on this
     // thread: its check (the only database work before its write) comes first, while no write is
     // under way. Records still follow the files' order, so a resumed import starts after the last.
-    let ready: Ready | undefined;
+    let group: Ready[] = [];
+    const flush = async () => {
+      const files = group;
+      group = [];
+      if (files.length > 0 && !halt()) await this.writeGroup(job.id, files);
+    };
     try {
       for await (const entry of importEntries(folder, job.kind, entryLimits(this.config), from)) {
         // Stopping: the entries not yet written are left for the next start, which reads them again.
@@ -210,22 +215,25 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         const reading = 'checked' in planned ? this.attempt(job.id, entry, () => this.uploads.read(planned.checked)) : undefined;
         // Read or not, a rejected reading is awaited below; nothing is left unobserved meanwhile.
         reading?.catch(() => undefined);
-        if (ready) await this.write(job.id, ready);
-        ready = undefined;
+        // The files read before are written while this one is read: once they are a group's worth,
+        // or before a record that must follow them.
+        if (full(group) || 'record' in planned) await flush();
         if (halt()) break;
         if ('record' in planned) {
           await this.recordEntry(job.id, planned.record);
           continue;
         }
         const games = await reading!;
-        if ('record' in games) await this.recordEntry(job.id, games.record);
-        else ready = { entry, checked: planned.checked, games };
+        if ('record' in games) {
+          await flush();
+          await this.recordEntry(job.id, games.record);
+        } else group.push({ entry, checked: planned.checked, games });
       }
-      if (ready && !halt()) await this.write(job.id, ready);
+      await flush();
     } catch (error) {
       if (!(error instanceof ProblemException)) throw error;
       // The archive is at fault (a bomb, a broken stream): what was read before it is still written.
-      if (ready && !halt()) await this.write(job.id, ready);
+      await flush();
       await this.finish(job, 'failed', makeProblem(error.getStatus(), error.code, error.message));
       return;
     }
@@ -242,6 +250,49 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     if ('record' in checked) return checked;
     if ('kept' in checked) return { record: keptRecord(entry, checked.kept) };
     return { checked };
+  }
+
+  /**
+   * Writes files whose games are read, in one transaction with their records: a folder of
+   * single-game files goes in a group at a time, at nearly a collection's pace. A file kept
+   * meanwhile, or earlier in the group, is recorded in it as kept. A group the database refuses is
+   * written again file by file, each with its own tries.
+   */
+  private async writeGroup(importId: number, files: readonly Ready[]): Promise<void> {
+    if (files.length === 1) return this.write(importId, files[0]);
+    let counted: ImportView | undefined;
+    let written = false;
+    const within: WithinUploads = async (query, stored) => {
+      const byIndex = new Map(stored.map((file) => [file.index, file]));
+      const kept = await this.uploads.keptFiles(files.filter((_, index) => !byIndex.has(index)).map((file) => file.checked.sha256), query);
+      const records = files.map(({ entry, checked }, index): ImportEntryRecord => {
+        const file = byIndex.get(index);
+        if (!file) {
+          const twin = kept.get(checked.sha256)!;
+          return { ...baseOf(entry), outcome: 'duplicate', uploadId: twin.id, gameIds: twin.gameIds, duplicates: twin.games };
+        }
+        const fresh = file.games.filter((game) => game.outcome !== 'duplicate').length;
+        return {
+          ...baseOf(entry),
+          outcome: outcomeOf(file.games.map((game) => game.outcome)),
+          uploadId: file.uploadId,
+          gameIds: file.games.map((game) => game.gameId),
+          gamesStored: fresh,
+          duplicates: file.games.length - fresh,
+        };
+      });
+      counted = await this.imports.recordMany(importId, this.node, records, query);
+      written = true;
+    };
+    try {
+      await this.uploads.storeMany(files.map(({ checked, games }) => ({ checked, read: games })), within);
+    } catch (error) {
+      if (error instanceof ImportLeaseLost) throw error;
+      this.logger.warn(`import ${importId}: ${files.length} files written together failed (${(error as Error).message}); writing them one by one`);
+      for (const file of files) await this.write(importId, file);
+      return;
+    }
+    if (written && counted) this.live = counted;
   }
 
   /** Writes a file whose games are read; its record commits with them (or is written after, when the same file was kept meanwhile). */
@@ -301,6 +352,24 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       }
     }
   }
+}
+
+/** Files written in one transaction at most: as many games as one statement of the games' writer takes, … */
+const GROUP_GAMES = 1000;
+/** … as many files (a statement's parameter a file) … */
+const GROUP_FILES = 250;
+/** … and as many bytes (the embedded database's memory grows to hold the largest statement it is sent). */
+const GROUP_BYTES = 4 * 1024 * 1024;
+
+/** Whether the files read so far make a group's worth to write. */
+function full(group: readonly Ready[]): boolean {
+  let games = 0;
+  let bytes = 0;
+  for (const file of group) {
+    games += file.games.games.length;
+    bytes += file.checked.file.bytes.length;
+  }
+  return group.length >= GROUP_FILES || games >= GROUP_GAMES || bytes >= GROUP_BYTES;
 }
 
 /** A file whose games are read, waiting to be written. */

@@ -193,22 +193,54 @@ export class ImportsRepository {
    */
   @GenerateSql()
   async record(importId: number, owner: string, entry: ImportEntryRecord, query?: Query): Promise<ImportView | undefined> {
+    return this.recordMany(importId, owner, [entry], query);
+  }
+
+  /**
+   * {@link record} for several entries at once (files stored in one transaction), in three
+   * statements whatever their number; undefined when every one was written before.
+   */
+  @GenerateSql()
+  async recordMany(importId: number, owner: string, entries: readonly ImportEntryRecord[], query?: Query): Promise<ImportView | undefined> {
     const write = async (run: Query): Promise<ImportView | undefined> => {
       const owned = await run(`SELECT id FROM imports WHERE id = $1 AND owner = $2 AND state = 'running' FOR UPDATE`, [importId, owner]);
       if (owned.length === 0) throw new ImportLeaseLost(importId);
-      const inserted = await run<{ position: number }>(
-        `INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
-         VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::jsonb) ON CONFLICT (import_id, position) DO NOTHING RETURNING position`,
-        [importId, entry.position, entry.path, entry.outcome, entry.uploadId, entry.gameIds, entry.problem === null ? null : JSON.stringify(entry.problem)],
+      const inserted = await run<{ files: number; stored: number; duplicates: number; refused: number }>(
+        `WITH given AS (
+           SELECT * FROM json_to_recordset($2::json) AS e(position int, path text, outcome text, upload_id bigint, game_ids json, problem jsonb, stored int, duplicates int)
+         ), inserted AS (
+           INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
+           SELECT $1, e.position, e.path, e.outcome, e.upload_id, ARRAY(SELECT json_array_elements_text(e.game_ids)::bigint), e.problem FROM given e ORDER BY e.position
+           ON CONFLICT (import_id, position) DO NOTHING RETURNING position
+         )
+         SELECT count(*)::int AS files, coalesce(sum(e.stored), 0)::int AS stored, coalesce(sum(e.duplicates), 0)::int AS duplicates,
+                count(*) FILTER (WHERE e.outcome = 'refused')::int AS refused
+         FROM inserted i JOIN given e ON e.position = i.position`,
+        [
+          importId,
+          JSON.stringify(
+            entries.map((entry) => ({
+              position: entry.position,
+              path: entry.path,
+              outcome: entry.outcome,
+              upload_id: entry.uploadId,
+              game_ids: entry.gameIds,
+              problem: entry.problem,
+              stored: entry.gamesStored,
+              duplicates: entry.duplicates,
+            })),
+          ),
+        ],
       );
-      if (inserted.length === 0) return undefined;
+      const [{ files, stored, duplicates, refused }] = inserted;
+      if (files === 0) return undefined;
       const rows = await run<ImportRow>(
         // Wrapped in a SELECT: TypeORM answers an UPDATE's own RETURNING as [rows, count].
         `WITH counted AS (
-           UPDATE imports SET files_done = files_done + 1, games_stored = games_stored + $2, duplicates = duplicates + $3,
+           UPDATE imports SET files_done = files_done + $5, games_stored = games_stored + $2, duplicates = duplicates + $3,
              refused = refused + $4, updated_at = now() WHERE id = $1 RETURNING ${IMPORT_COLUMNS}
          ) SELECT * FROM counted`,
-        [importId, entry.gamesStored, entry.duplicates, entry.outcome === 'refused' ? 1 : 0],
+        [importId, stored, duplicates, refused, files],
       );
       return toView(rows[0]);
     };

@@ -41,11 +41,42 @@ START TRANSACTION;
 
 SELECT id FROM imports WHERE id = $1 AND owner = $2 AND state = 'running' FOR UPDATE;
 
-INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
-         VALUES ($1, $2, $3, $4, $5, $6::bigint[], $7::jsonb) ON CONFLICT (import_id, position) DO NOTHING RETURNING position;
+WITH given AS (
+           SELECT * FROM json_to_recordset($2::json) AS e(position int, path text, outcome text, upload_id bigint, game_ids json, problem jsonb, stored int, duplicates int)
+         ), inserted AS (
+           INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
+           SELECT $1, e.position, e.path, e.outcome, e.upload_id, ARRAY(SELECT json_array_elements_text(e.game_ids)::bigint), e.problem FROM given e ORDER BY e.position
+           ON CONFLICT (import_id, position) DO NOTHING RETURNING position
+         )
+         SELECT count(*)::int AS files, coalesce(sum(e.stored), 0)::int AS stored, coalesce(sum(e.duplicates), 0)::int AS duplicates,
+                count(*) FILTER (WHERE e.outcome = 'refused')::int AS refused
+         FROM inserted i JOIN given e ON e.position = i.position;
 
 WITH counted AS (
-           UPDATE imports SET files_done = files_done + 1, games_stored = games_stored + $2, duplicates = duplicates + $3,
+           UPDATE imports SET files_done = files_done + $5, games_stored = games_stored + $2, duplicates = duplicates + $3,
+             refused = refused + $4, updated_at = now() WHERE id = $1 RETURNING id, state, kind, filename, account, files_total, files_done, games_stored, duplicates, refused, spool_path, spool_files, problem, created_at, updated_at
+         ) SELECT * FROM counted;
+
+COMMIT;
+
+-- ImportsRepository.recordMany (two files, one refused)
+START TRANSACTION;
+
+SELECT id FROM imports WHERE id = $1 AND owner = $2 AND state = 'running' FOR UPDATE;
+
+WITH given AS (
+           SELECT * FROM json_to_recordset($2::json) AS e(position int, path text, outcome text, upload_id bigint, game_ids json, problem jsonb, stored int, duplicates int)
+         ), inserted AS (
+           INSERT INTO import_entries (import_id, position, path, outcome, upload_id, game_ids, problem)
+           SELECT $1, e.position, e.path, e.outcome, e.upload_id, ARRAY(SELECT json_array_elements_text(e.game_ids)::bigint), e.problem FROM given e ORDER BY e.position
+           ON CONFLICT (import_id, position) DO NOTHING RETURNING position
+         )
+         SELECT count(*)::int AS files, coalesce(sum(e.stored), 0)::int AS stored, coalesce(sum(e.duplicates), 0)::int AS duplicates,
+                count(*) FILTER (WHERE e.outcome = 'refused')::int AS refused
+         FROM inserted i JOIN given e ON e.position = i.position;
+
+WITH counted AS (
+           UPDATE imports SET files_done = files_done + $5, games_stored = games_stored + $2, duplicates = duplicates + $3,
              refused = refused + $4, updated_at = now() WHERE id = $1 RETURNING id, state, kind, filename, account, files_total, files_done, games_stored, duplicates, refused, spool_path, spool_files, problem, created_at, updated_at
          ) SELECT * FROM counted;
 

@@ -9,14 +9,27 @@ SELECT id, encode(sha256, 'hex') AS sha256, size, media_type, filename, publishe
 
 SELECT position, start_offset, end_offset, outcome, game_id FROM upload_games WHERE upload_id = $1 ORDER BY position;
 
+-- UploadsRepository.findKept
+SELECT encode(u.sha256, 'hex') AS sha256, u.id, coalesce(array_agg(g.game_id ORDER BY g.position) FILTER (WHERE g.game_id IS NOT NULL), '{}') AS game_ids, count(g.position)::int AS games
+       FROM uploads u LEFT JOIN upload_games g ON g.upload_id = u.id
+       WHERE u.sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h)
+       GROUP BY u.id;
+
 -- UploadsRepository.findRaw
 SELECT raw, encode(sha256, 'hex') AS sha256, media_type, filename FROM uploads WHERE id = $1;
 
 -- UploadsRepository.insert (a new game and a copy of a stored one)
 START TRANSACTION;
 
-INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw, owner)
-         VALUES (decode($1, 'hex'), $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (sha256) DO NOTHING RETURNING id;
+WITH made AS (
+           INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw, owner)
+           SELECT decode(u.sha256, 'hex'), u.size, u.media_type, u.filename, u.publisher, u.version, r.raw, u.owner
+           FROM json_to_recordset($1::json) AS u(i int, sha256 text, size int, media_type text, filename text, publisher text, version text, owner text)
+           JOIN unnest(ARRAY[$2::bytea]) WITH ORDINALITY AS r(raw, i) ON r.i = u.i
+           ORDER BY u.i
+           ON CONFLICT (sha256) DO NOTHING RETURNING id, encode(sha256, 'hex') AS sha256
+         )
+         SELECT m.id, min(u.i) AS i FROM made m JOIN json_to_recordset($1::json) AS u(i int, sha256 text) ON u.sha256 = m.sha256 GROUP BY m.id;
 
 WITH src AS (
          SELECT s.*, b.raw
@@ -94,7 +107,101 @@ WITH src AS (
 SELECT encode(sha256, 'hex') AS sha256, id FROM games WHERE sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h);
 
 INSERT INTO upload_games (upload_id, position, start_offset, end_offset, outcome, game_id)
-         SELECT $1, e.position - 1, e.start_offset, e.end_offset, e.outcome, e.game_id
-         FROM unnest($2::int[], $3::int[], $4::text[], $5::bigint[]) WITH ORDINALITY AS e(start_offset, end_offset, outcome, game_id, position);
+         SELECT e.upload_id, e.position, e.start_offset, e.end_offset, e.outcome, e.game_id
+         FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[]) AS e(upload_id, position, start_offset, end_offset, outcome, game_id);
+
+COMMIT;
+
+-- UploadsRepository.insertMany (two files and a copy of the first)
+START TRANSACTION;
+
+WITH made AS (
+           INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw, owner)
+           SELECT decode(u.sha256, 'hex'), u.size, u.media_type, u.filename, u.publisher, u.version, r.raw, u.owner
+           FROM json_to_recordset($1::json) AS u(i int, sha256 text, size int, media_type text, filename text, publisher text, version text, owner text)
+           JOIN unnest(ARRAY[$2::bytea, $3::bytea, $4::bytea]) WITH ORDINALITY AS r(raw, i) ON r.i = u.i
+           ORDER BY u.i
+           ON CONFLICT (sha256) DO NOTHING RETURNING id, encode(sha256, 'hex') AS sha256
+         )
+         SELECT m.id, min(u.i) AS i FROM made m JOIN json_to_recordset($1::json) AS u(i int, sha256 text) ON u.sha256 = m.sha256 GROUP BY m.id;
+
+WITH src AS (
+         SELECT s.*, b.raw
+         FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
+  family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
+                                               upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+         JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
+       ), wanted AS (
+         SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
+       ), known_format AS (
+         SELECT f.id, f.publisher, f.version, f.media_type FROM formats f JOIN wanted w ON f.publisher = w.publisher AND f.version IS NOT DISTINCT FROM w.version
+       ), new_format AS (
+         INSERT INTO formats (publisher, version, media_type)
+         SELECT w.publisher, w.version, w.media_type FROM wanted w
+         WHERE NOT EXISTS (SELECT 1 FROM known_format k WHERE k.publisher = w.publisher AND k.version IS NOT DISTINCT FROM w.version)
+         ON CONFLICT ON CONSTRAINT formats_publisher_version DO UPDATE SET media_type = formats.media_type
+         RETURNING id, publisher, version, media_type
+       ), format AS (
+         SELECT * FROM known_format UNION ALL SELECT * FROM new_format
+       ), game AS (
+         INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, owner)
+         SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
+                decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
+                s.upload_id, s.upload_start, s.upload_end, s.raw, s.owner
+         FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
+              LEFT JOIN families fa ON fa.name = s.family
+         ORDER BY s.i
+         ON CONFLICT (sha256) DO NOTHING
+         RETURNING id, sha256, uploaded_at
+       ), made AS (
+         SELECT g.id, s.* FROM game g JOIN src s ON decode(s.sha256, 'hex') = g.sha256
+       ), file AS (
+         -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
+         INSERT INTO game_files (game_id, raw)
+         SELECT m.id, b.raw FROM made m JOIN unnest('{}'::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
+       ), analysis AS (
+         INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
+                                    board_width, board_height, date_played, event, event_key, rules, ending, margin)
+         SELECT m.id, m.move_count, m.result, m.legal, m.consistent, m.problems, m.details,
+                m.board_width, m.board_height, m.date_played, m.event, m.event_key, m.rules, m.ending, m.margin
+         FROM made m WHERE m.move_count IS NOT NULL
+       ), players AS (
+         INSERT INTO game_players (game_id, seat, name, name_key, external_id, color, declared_points, points, captures, outcome, rating)
+         SELECT m.id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
+         FROM made m, json_to_recordset(m.players) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
+              "declaredPoints" double precision, points double precision, captures int, outcome text, rating text)
+       ), names AS (
+         INSERT INTO player_names (name_key)
+         SELECT DISTINCT p."nameKey" FROM made m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
+         ORDER BY 1
+         ON CONFLICT (name_key) DO NOTHING
+       ), positions AS (
+         INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
+         SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
+                nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
+         WHERE m.position_plies IS NOT NULL
+       ), identities AS (
+         INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
+         SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
+         WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
+       ), patterns AS (
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+              CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
+              CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
+         WHERE e.b IS NOT NULL
+       )
+       SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
+
+SELECT encode(sha256, 'hex') AS sha256, id FROM games WHERE sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h);
+
+INSERT INTO upload_games (upload_id, position, start_offset, end_offset, outcome, game_id)
+         SELECT e.upload_id, e.position, e.start_offset, e.end_offset, e.outcome, e.game_id
+         FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[]) AS e(upload_id, position, start_offset, end_offset, outcome, game_id);
 
 COMMIT;

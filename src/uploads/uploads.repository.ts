@@ -41,6 +41,17 @@ export type NewUploadGame =
  */
 export type WithinUpload = (query: Query, uploadId: number, games: readonly { readonly outcome: UploadGameOutcome; readonly gameId: number }[]) => Promise<void>;
 
+/** What became of a game of a file kept: its byte range, its outcome and the game that holds it. */
+export interface UploadGameEntry {
+  readonly start: number;
+  readonly end: number;
+  readonly outcome: UploadGameOutcome;
+  readonly gameId: number;
+}
+
+/** Work that must commit or roll back with several files kept at once (their import records): each file kept, with its games in file order. */
+export type WithinUploads = (query: Query, stored: readonly { readonly index: number; readonly uploadId: number; readonly games: readonly UploadGameEntry[] }[]) => Promise<void>;
+
 export interface NewUpload {
   readonly bytes: Buffer;
   readonly sha256: string;
@@ -122,6 +133,23 @@ export class UploadsRepository {
     };
   }
 
+  /**
+   * The kept files holding these bytes (SHA-256 in hex), by SHA-256, each with its games' ids in
+   * file order and how many games it holds; on `query` (a transaction that may have kept some).
+   */
+  @GenerateSql()
+  async findKept(sha256s: readonly string[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Map<string, { id: number; gameIds: number[]; games: number }>> {
+    if (sha256s.length === 0) return new Map();
+    const rows = await query<{ sha256: string; id: string; game_ids: string[]; games: number }>(
+      `SELECT encode(u.sha256, 'hex') AS sha256, u.id, coalesce(array_agg(g.game_id ORDER BY g.position) FILTER (WHERE g.game_id IS NOT NULL), '{}') AS game_ids, count(g.position)::int AS games
+       FROM uploads u LEFT JOIN upload_games g ON g.upload_id = u.id
+       WHERE u.sha256 IN (SELECT decode(h, 'hex') FROM unnest($1::text[]) AS h)
+       GROUP BY u.id`,
+      [sha256s],
+    );
+    return new Map(rows.map((row) => [row.sha256, { id: Number(row.id), gameIds: row.game_ids.map(Number), games: row.games }]));
+  }
+
   @GenerateSql()
   async findRaw(id: string): Promise<{ raw: Buffer; sha256: string; mediaType: string; filename: string | null } | undefined> {
     const rows: { raw: Buffer; sha256: string; media_type: string; filename: string | null }[] = await this.dataSource.query(
@@ -132,46 +160,77 @@ export class UploadsRepository {
   }
 
   /**
-   * Keeps the file and stores its new games through the games' writer, in one of its transactions: all of it or nothing. A game whose
-   * bytes another game has (stored meanwhile, or earlier in the same file) becomes a duplicate of it.
-   * Undefined when the same file was kept meanwhile (a racing upload): the caller reads that one.
+   * Keeps the file and stores its new games through the games' writer, in one of its transactions:
+   * all of it or nothing. A game whose bytes another game has (stored meanwhile, or earlier in the
+   * same file) becomes a duplicate of it. Undefined when the same file was kept meanwhile (a racing
+   * upload): the caller reads that one.
    */
   @GenerateSql()
   async insert(upload: NewUpload, within?: WithinUpload): Promise<number | undefined> {
+    const [id] = await this.insertMany([upload], within && ((query, stored) => within(query, stored[0].uploadId, stored[0].games)));
+    return id;
+  }
+
+  /**
+   * Keeps several files and stores their new games in one transaction, a statement for all the
+   * files, one for their games (a batch at a time), one for their games' places: a folder of
+   * single-game files goes in at nearly a collection's pace. `within` runs in it with what became
+   * of each file kept. One id per file, in order; undefined for a file whose bytes were kept
+   * meanwhile or earlier in the list.
+   */
+  @GenerateSql()
+  async insertMany(uploads: readonly NewUpload[], within?: WithinUploads): Promise<(number | undefined)[]> {
     return this.games.transaction(async (query) => {
-      const kept = await query<{ id: string }>(
-        `INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw, owner)
-         VALUES (decode($1, 'hex'), $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (sha256) DO NOTHING RETURNING id`,
-        [upload.sha256, upload.bytes.length, upload.mediaType, upload.filename, upload.publisher, upload.version, upload.bytes, upload.owner],
+      const params: unknown[] = [
+        JSON.stringify(uploads.map((upload, index) => ({ i: index + 1, sha256: upload.sha256, size: upload.bytes.length, media_type: upload.mediaType, filename: upload.filename, publisher: upload.publisher, version: upload.version, owner: upload.owner }))),
+      ];
+      // Each file's bytes a binary parameter of its own (in an array literal they would go as hex).
+      const raws = uploads.map((upload) => `$${params.push(upload.bytes)}::bytea`);
+      const rows = await query<{ id: string; i: number }>(
+        `WITH made AS (
+           INSERT INTO uploads (sha256, size, media_type, filename, publisher, version, raw, owner)
+           SELECT decode(u.sha256, 'hex'), u.size, u.media_type, u.filename, u.publisher, u.version, r.raw, u.owner
+           FROM json_to_recordset($1::json) AS u(i int, sha256 text, size int, media_type text, filename text, publisher text, version text, owner text)
+           JOIN unnest(ARRAY[${raws.join(', ')}]) WITH ORDINALITY AS r(raw, i) ON r.i = u.i
+           ORDER BY u.i
+           ON CONFLICT (sha256) DO NOTHING RETURNING id, encode(sha256, 'hex') AS sha256
+         )
+         SELECT m.id, min(u.i) AS i FROM made m JOIN json_to_recordset($1::json) AS u(i int, sha256 text) ON u.sha256 = m.sha256 GROUP BY m.id`,
+        params,
       );
-      if (kept.length === 0) return undefined;
-      const uploadId = Number(kept[0].id);
-      const entries: { start: number; end: number; outcome: UploadGameOutcome; gameId: number }[] = [];
-      const fresh = upload.games.flatMap((entry) => ('game' in entry ? [{ ...entry.game, owner: upload.owner, inUpload: { uploadId, start: entry.start, end: entry.end } }] : []));
+      const ids: (number | undefined)[] = uploads.map(() => undefined);
+      for (const row of rows) ids[row.i - 1] = Number(row.id);
+      const kept = uploads.flatMap((upload, index) => (ids[index] === undefined ? [] : [{ index, upload, uploadId: ids[index]! }]));
+      if (kept.length === 0) return ids;
+      const fresh = kept.flatMap(({ upload, uploadId }) =>
+        upload.games.flatMap((entry) => ('game' in entry ? [{ ...entry.game, owner: upload.owner, inUpload: { uploadId, start: entry.start, end: entry.end } }] : [])),
+      );
       const inserted = await this.games.insertAll(fresh, query);
-      // Games not inserted have bytes the archive has (stored meanwhile, or earlier in this file): duplicates of that game.
+      // Games not inserted have bytes the archive has (stored meanwhile, or earlier in these files): duplicates of that game.
       const twins = await this.games.idsBySha256(
         fresh.filter((_, index) => !inserted[index].created).map((game) => game.sha256),
         query,
       );
       let next = 0;
-      for (const entry of upload.games) {
-        if ('duplicateOf' in entry) {
-          entries.push({ start: entry.start, end: entry.end, outcome: 'duplicate', gameId: entry.duplicateOf });
-          continue;
-        }
-        const stored = inserted[next++];
-        if (stored.created) entries.push({ start: entry.start, end: entry.end, outcome: entry.game.record.analysis ? 'indexed' : 'stored', gameId: stored.id });
-        else entries.push({ start: entry.start, end: entry.end, outcome: 'duplicate', gameId: twins.get(entry.game.sha256)! });
-      }
+      const stored = kept.map(({ index, upload, uploadId }) => ({
+        index,
+        uploadId,
+        games: upload.games.map((entry): UploadGameEntry => {
+          if ('duplicateOf' in entry) return { start: entry.start, end: entry.end, outcome: 'duplicate', gameId: entry.duplicateOf };
+          const made = inserted[next++];
+          if (made.created) return { start: entry.start, end: entry.end, outcome: entry.game.record.analysis ? 'indexed' : 'stored', gameId: made.id };
+          return { start: entry.start, end: entry.end, outcome: 'duplicate', gameId: twins.get(entry.game.sha256)! };
+        }),
+      }));
+      const places = stored.flatMap(({ uploadId, games }) => games.map((game, position) => ({ uploadId, position, ...game })));
       await query(
         `INSERT INTO upload_games (upload_id, position, start_offset, end_offset, outcome, game_id)
-         SELECT $1, e.position - 1, e.start_offset, e.end_offset, e.outcome, e.game_id
-         FROM unnest($2::int[], $3::int[], $4::text[], $5::bigint[]) WITH ORDINALITY AS e(start_offset, end_offset, outcome, game_id, position)`,
-        [uploadId, entries.map((e) => e.start), entries.map((e) => e.end), entries.map((e) => e.outcome), entries.map((e) => e.gameId)],
+         SELECT e.upload_id, e.position, e.start_offset, e.end_offset, e.outcome, e.game_id
+         FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::text[], $6::bigint[]) AS e(upload_id, position, start_offset, end_offset, outcome, game_id)`,
+        [places.map((e) => e.uploadId), places.map((e) => e.position), places.map((e) => e.start), places.map((e) => e.end), places.map((e) => e.outcome), places.map((e) => e.gameId)],
       );
-      await within?.(query, uploadId, entries);
-      return uploadId;
+      await within?.(query, stored);
+      return ids;
     });
   }
 }

@@ -4,6 +4,7 @@ import { AnalysisPool } from '../analysis/analysis-pool.js';
 import { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
 import { FormatError } from '../core/errors.js';
+import type { Query } from '../database/sql.js';
 import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { GameId } from '../http/game-id.pipe.js';
@@ -13,7 +14,7 @@ import { sha256Hex, uploadFilename } from '../http/upload-body.js';
 import type { ReceivedFile } from '../http/upload-body.js';
 import type { UploadDto } from './dto/upload.dto.js';
 import { UploadsRepository } from './uploads.repository.js';
-import type { NewUploadGame, UploadView, WithinUpload } from './uploads.repository.js';
+import type { NewUploadGame, UploadView, WithinUpload, WithinUploads } from './uploads.repository.js';
 
 /** Storing a file is a write: its analyses go first (src/analysis/analysis-pool.ts). */
 const WRITE = { lane: 'write' } as const;
@@ -75,6 +76,23 @@ export class UploadsService {
   const kept = id === undefined ? await this.existing(sha256) : await this.get(String(id));
       if (kept) return { upload: kept, created: id !== undefined };
     }
+  }
+
+  /**
+   * Writes several checked and read files in one transaction (a folder of single-game files, a group
+   * at a time), answering only which were kept: the id of each file kept, undefined for one kept
+   * meanwhile or earlier in the list (its caller reads it as kept). `within` runs in the transaction.
+   */
+  async storeMany(files: readonly { readonly checked: CheckedUpload; readonly read: ReadUpload }[], within?: WithinUploads): Promise<(number | undefined)[]> {
+    return this.uploads.insertMany(
+      files.map(({ checked: { file, filename, sha256, owner }, read: { format: found, games } }) => ({ bytes: file.bytes, sha256, mediaType: file.mediaType, filename, ...formatOf(found, games), owner, games })),
+      within,
+    );
+  }
+
+  /** The kept files holding these bytes, by SHA-256: id, games' ids and count; on `query` (the transaction of {@link storeMany}'s `within`). */
+  keptFiles(sha256s: readonly string[], query: Query): Promise<Map<string, { id: number; gameIds: number[]; games: number }>> {
+    return this.uploads.findKept(sha256s, query);
   }
 
   async get(id: GameId): Promise<UploadDto> {

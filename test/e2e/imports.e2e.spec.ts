@@ -268,6 +268,41 @@ describe('bulk imports', () => {
     expect((await again.json()).code).toBe('import.expanded_too_large');
   });
 
+  it('writes single-game files together, each recorded with what became of it: a file sent twice, a game sent again inside a collection', async () => {
+    const game = (name: string) => Buffer.from(`(;GM[1]FF[4]SZ[9]PB[${name}]PW[Grouped]RE[W+R];B[cc];W[gg])`);
+    const [a, b, c] = [game('Aoi'), game('Bea'), game('Cid')];
+    const body = await tarOf([
+      { name: 'group/a.sgf', bytes: a },
+      { name: 'group/b.sgf', bytes: b },
+      // The same bytes as a.sgf: a duplicate of that file.
+      { name: 'group/again-a.sgf', bytes: a },
+      // A collection of b's game (the same bytes) and a new one.
+      { name: 'group/b-and-c.sgf', bytes: Buffer.concat([b, Buffer.from('\n'), c]) },
+    ]);
+    const { id } = await started(archive, body);
+    const done = await finished(archive, id);
+    expect(done).toMatchObject({ state: 'done', filesDone: 4, gamesStored: 3, duplicates: 2, refused: 0 });
+    const lines = await results(archive, id);
+    expect(lines.map((line) => [line.path, line.outcome])).toEqual([
+      ['group/a.sgf', 'indexed'],
+      ['group/b.sgf', 'indexed'],
+      ['group/again-a.sgf', 'duplicate'],
+      ['group/b-and-c.sgf', 'indexed'],
+    ]);
+    const [first, second, again, both] = lines;
+    expect(again.uploadId).toBe(first.uploadId);
+    expect(again.gameIds).toEqual(first.gameIds);
+    expect(both.gameIds[0]).toBe(second.gameIds[0]);
+    expect(new Set([first.gameIds[0], second.gameIds[0], both.gameIds[1]]).size).toBe(3);
+    // Each file kept once, with its games where the file has them.
+    const upload = (await (await fetch(`${archive.baseUrl}/uploads/${both.uploadId}`)).json()) as { games: { outcome: string; gameId: number; start: number; end: number }[] };
+    expect(upload.games.map((entry) => [entry.outcome, entry.gameId])).toEqual([
+      ['duplicate', second.gameIds[0]],
+      ['indexed', both.gameIds[1]],
+    ]);
+    expect(upload.games[1].start).toBe(b.length + 1);
+  });
+
   it('imports a multipart batch of several files in the order sent', async () => {
     const form = new FormData();
     const one = '(;GM[1]FF[4]SZ[9]PB[Multi]PW[Part]RE[W+R];B[ee];W[ec])';
@@ -301,7 +336,8 @@ describe('bulk imports', () => {
   });
 
   it('tells the progress of the import in hand at once, while other transactions hold every connection to the database', async () => {
-    const COUNT = 200;
+    // Several groups' worth of single-game files (the runner writes up to 250 in one transaction), so the import is still in hand after its first.
+    const COUNT = 800;
     const body = await tarOf(Array.from({ length: COUNT }, (_, i) => ({ name: `held/${i}.sgf`, bytes: Buffer.from(`(;GM[1]FF[4]SZ[9]PB[Held ${i}]PW[Waiting]RE[B+R];B[ee])`) })));
     const { id } = await started(archive, body);
     let seen: Record<string, unknown>;
