@@ -70,7 +70,11 @@ export interface IndexUpkeep {
   stop(): Promise<void>;
 }
 
-/** An index as the registry lists it: its name, what it holds, what it takes of the replay, its tables and triggers, and how it is opened. */
+/**
+ * An index as the registry lists it: its name, what it holds, what it takes of the replay, its tables
+ * and triggers, and how it is opened. `npm run sql` writes its part of the writer's statements to
+ * `src/queries/index.<name>.sql`.
+ */
 export interface IndexDefinition {
   readonly name: string;
   /** One line: what it holds and which routes read it. */

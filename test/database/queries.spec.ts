@@ -5,6 +5,7 @@ import { SQL_EXAMPLES, sqlExamplesOf } from '../../scripts/sql-examples.js';
 import type { RepositoryClass } from '../../scripts/sql-examples.js';
 import { QUERIES_FOLDER, REPOSITORIES, renderSqlFiles, sqlFileOf } from '../../scripts/sql-files.js';
 import { GenerateSql, sqlMethods } from '../../src/database/sql.js';
+import { GAME_INDEXES } from '../../src/indexes/registry.js';
 
 /**
  * Every statement the archive sends is in src/queries (see src/database/sql.ts): sent by a
@@ -75,7 +76,9 @@ describe('the SQL the archive sends', () => {
 
   it('is what the committed files say (npm run sql writes them again)', async () => {
     const files = await renderSqlFiles();
-    expect([...files.keys()].sort()).toEqual(REPOSITORIES.map((repository) => sqlFileOf(repository.source)).sort());
+    // A file a repository, and one an index of the registry (its part of the writer's statements).
+    const indexFiles = GAME_INDEXES.map((index) => `${QUERIES_FOLDER}/index.${index.name}.sql`);
+    expect([...files.keys()].sort()).toEqual([...REPOSITORIES.map((repository) => sqlFileOf(repository.source)), ...indexFiles].sort());
     const committed = readdirSync(join(root, QUERIES_FOLDER)).filter((name) => name.endsWith('.sql')).map((name) => `${QUERIES_FOLDER}/${name}`);
     expect(committed.sort()).toEqual([...files.keys()].sort());
     // File by file, so that a failure shows the lines that changed.
