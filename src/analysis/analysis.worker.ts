@@ -23,8 +23,7 @@ const positions = parts.has('keys');
 const identity = parts.has('identity');
 /** and the board's changes (the pattern index). */
 const board = parts.has('board');
-/** Whether the replay of positions is run at all. */
-const replayed = positions || identity || board;
+
 const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
 
 export default async function analyse(task: AnalysisTask): Promise<AnalysisReply> {
@@ -39,7 +38,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
   const request = { timeBudgetMs: task.timeBudgetMs, limits: task.limits };
   try {
     if (task.kind === 'read') {
-      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, withPositions: replayed && task.withReplay === false, withPositionKeys: positions });
+      const record = await reader.read(file, { ...request, format: task.format, withReplay: task.withReplay, parts: task.withReplay === false ? parts : undefined });
       return { ok: true, record: task.withReplay === false ? asStored(withoutReplay(record)) : record };
     }
     if (task.kind === 'readMany') {
@@ -49,7 +48,7 @@ export default async function analyse(task: AnalysisTask): Promise<AnalysisReply
         const game = { ...file, bytes: file.bytes.subarray(start, end) };
         start = end;
         try {
-          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, withPositions: replayed, withPositionKeys: positions })) });
+          results.push({ ok: true, record: storedForm(await reader.read(game, { ...request, format: task.format, withReplay: false, oneGame: true, parts })) });
         } catch (error) {
           if (!(error instanceof FormatError)) throw error;
           results.push({ ok: false, error: asData(error) });

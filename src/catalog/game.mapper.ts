@@ -1,5 +1,5 @@
 import type { GameDto, GameFactsDto, GameSummaryDto, ProblemDto } from './dto/game.dto.js';
-import type { GameFacts, GameRecord, UploadedFile } from '../formats/plugin.js';
+import type { GameFacts, GameRecord, PositionTrack, UploadedFile } from '../formats/plugin.js';
 import type { GameView, GameViewWithJsonText } from './game-view.js';
 
 /** The view of a game just inserted, built from what was written rather than read back. */
@@ -10,7 +10,7 @@ export function viewOfNewGame(
   file: UploadedFile,
   mediaType: string,
   filename: string | null,
-  record: GameRecord,
+  record: GameRecord & { readonly positions?: PositionTrack | null },
   owner: string | null,
 ): GameView {
   const analysis = record.analysis;

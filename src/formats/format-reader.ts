@@ -2,18 +2,14 @@ import { SourceCharset, utf8View } from './text/encoding.js';
 import { FormatError } from '../core/errors.js';
 import { checkIndexedTexts } from '../core/limits.js';
 import type { IndexedText, ReadLimits } from '../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameAnalysis, GameRecord, GameSlice, PositionTrack, ReadOptions, RegeneratedFile, UploadedFile } from './plugin.js';
-import { positionTrackOf } from './families/tracks.js';
+import type { FormatDescriptor, FormatPlugin, GameAnalysis, GameRecord, GameSlice, PositionTrack, ReadOptions, RegeneratedFile, ReplayPart, UploadedFile } from './plugin.js';
+import { trackOfLine } from './families/lines.js';
 import { locateTextSpans } from './text/spans.js';
 import type { TextSpans } from './text/spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
 
-/**
- * What of a stored game's replay is made beyond its analysis: the positions' keys, its identity
- * (its move sequence in a normal orientation), the board's changes — what the indexes on take.
- */
-export const REPLAY_PARTS = ['keys', 'identity', 'board'] as const;
-export type ReplayPart = (typeof REPLAY_PARTS)[number];
+export { REPLAY_PARTS } from './plugin.js';
+export type { ReplayPart } from './plugin.js';
 
 /** The games of one file: their byte ranges, and the format to read them with (absent: detect). */
 export interface FileGames {
@@ -33,10 +29,11 @@ export interface ReadRequest {
    * for again (that would scan every game a second time).
    */
   readonly oneGame?: boolean;
-  /** True when the game is to be stored: its main line's positions are made for the position index (`positions`). */
-  readonly withPositions?: boolean;
-  /** With `withPositions`: whether the positions' keys are made (false: only the identity and the pattern rows are kept). */
-  readonly withPositionKeys?: boolean;
+  /**
+   * For a game to be stored: the parts of its replay to make (what the archive's indexes on take),
+   * from the main line its plugin hands over (`FormatPlugin.line`). Absent or empty: none.
+   */
+  readonly parts?: ReadonlySet<ReplayPart>;
 }
 
 /**
@@ -46,6 +43,8 @@ export interface ReadRequest {
 export interface ReadResult extends GameRecord {
   readonly charset: SourceCharset;
   readonly spans: TextSpans;
+  /** The parts of the replay asked for (`parts`), made by the family's replay of the game's main line; null where it has none. */
+  readonly positions?: PositionTrack | null;
 }
 
 /**
@@ -91,7 +90,7 @@ export class FormatReader {
     const { bytes, charset } = utf8View(upload.bytes);
     const file = { ...upload, bytes };
     checkUploadBasics(bytes);
-    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits, withReplay: request.withReplay, withPositions: request.withPositions, withPositionKeys: request.withPositionKeys };
+    const options = { timeBudgetMs: request.timeBudgetMs, limits: request.limits, withReplay: request.withReplay };
     // Spans only where plugins read the bytes as uploaded: UTF-16 text is re-encoded for them.
     const withSpans = (record: GameRecord): ReadResult => ({
       ...record,
@@ -106,8 +105,8 @@ export class FormatReader {
       const record = await plugin.read(file, { ...options, format: chosen.format });
       if (record.analysis) checkIndexedTexts(indexedTexts(record.analysis));
       const read = withSpans(record);
-      if (!request.withPositions || !record.analysis || record.positions !== undefined) return read;
-      return { ...read, positions: await positionsOf(plugin, file, { ...options, format: chosen.format }) };
+      if (request.parts === undefined || request.parts.size === 0 || !record.analysis) return read;
+      return { ...read, positions: await positionsOf(plugin, file, { ...options, format: chosen.format }, request.parts) };
     }
     const notIndexedReason = describeUnrecognised(bytes);
     return withSpans({ publisher: null, version: null, header: null, body: null, family: null, notIndexedReason });
@@ -202,15 +201,14 @@ export class FormatReader {
 }
 
 /**
- * The positions of a game the plugin read: its own, or those its family's replay makes of the
- * plugin's plain model. A game the model cannot hold (the plugin refuses to convert it) has none:
- * it is stored and searched as before, only not by position.
+ * The parts asked for of a game the plugin read: its family's replay of the main line the plugin
+ * hands over. A game without one (the plugin keeps none, or refuses it) has none: it is stored and
+ * searched as before, only not by position, identity or pattern.
  */
-async function positionsOf(plugin: FormatPlugin, file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null> {
+async function positionsOf(plugin: FormatPlugin, file: UploadedFile, options: ReadOptions, parts: ReadonlySet<ReplayPart>): Promise<PositionTrack | null> {
   try {
-    if (plugin.positions) return await plugin.positions(file, options);
-    if (!plugin.toInterchange) return null;
-    return positionTrackOf(await plugin.toInterchange(file, options), { keys: options.withPositionKeys !== false });
+    const line = await plugin.line?.(file, options);
+    return line ? trackOfLine(line, parts) : null;
   } catch (error) {
     if (error instanceof FormatError) return null;
     throw error;

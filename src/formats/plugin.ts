@@ -58,18 +58,6 @@ export interface ReadOptions {
    * and save building it (the archive makes a replay on request). Everything else stays the same.
    */
   readonly withReplay?: boolean;
-  /**
-   * True when the game is to be stored with its positions: a plugin may give them in
-   * `GameRecord.positions` from the replay it makes anyway, which saves the archive reading the file
-   * a second time for them (see {@link FormatPlugin.positions}).
-   */
-  readonly withPositions?: boolean;
-  /**
-   * With `withPositions`: whether the positions' keys are made, the position index's own part of the
-   * replay (false when only the identity and the pattern rows are kept: POSITION_INDEX=false). A
-   * plugin may make them anyway; the entries of a track made without them are not stored.
-   */
-  readonly withPositionKeys?: boolean;
 }
 
 export interface FormatPlugin {
@@ -109,11 +97,13 @@ export interface FormatPlugin {
    */
   fromInterchange?(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile>;
   /**
-   * The positions of the game's main line for the position index. Absent, the archive makes them from
-   * {@link toInterchange} with the family's replay (`src/formats/families/<family>/positions.ts`); a
-   * plugin without an interchange model gives them itself. Null when the game has no positions to index.
+   * The game's main line as its family's replay takes it (made with `src/formats/families/lines.ts`):
+   * the one way a plugin hands a game over to the archive, which replays it for whatever it keeps of
+   * a stored game (its positions, identity, board changes). Called after {@link read} with the same
+   * bytes, for a game read to be stored: a plugin may keep what `read` built for it. Null when the
+   * game has no line its family replays; absent, the plugin's games are stored without one.
    */
-  positions?(file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null>;
+  line?(file: UploadedFile, options: ReadOptions): Promise<MainLine | null>;
 }
 
 /**
@@ -171,6 +161,21 @@ export interface InterchangeGame {
   readonly family: Family;
 }
 
+/**
+ * A game's main line in its family's terms, for the family's replay (`src/formats/families/lines.ts`
+ * says what each family's holds); opaque to the archive.
+ */
+export interface MainLine {
+  readonly family: Family;
+}
+
+/**
+ * What of a stored game's replay is made beyond its analysis: the positions' keys, its identity (its
+ * move sequence in a normal orientation), the board's changes. The archive asks for the parts it keeps.
+ */
+export const REPLAY_PARTS = ['keys', 'identity', 'board'] as const;
+export type ReplayPart = (typeof REPLAY_PARTS)[number];
+
 /** One game of a multi-game file: its bytes are `file.bytes.subarray(start, end)`. */
 export interface GameSlice {
   readonly start: number;
@@ -190,8 +195,6 @@ export interface GameRecord {
   readonly analysis?: GameAnalysis;
   /** Why the file is stored but not indexed (e.g. no schema for its publisher/version). */
   readonly notIndexedReason?: string;
-  /** The positions of the main line, when asked for (`withPositions`) and the plugin makes them while reading; absent: the archive makes them. */
-  readonly positions?: PositionTrack | null;
 }
 
 export interface GameAnalysis {

@@ -112,15 +112,19 @@ describe('an index written in a test', () => {
     expect(named.map(({ name }) => name).filter((name) => !triggers.some((trigger) => trigger.name === name))).toEqual([]);
   });
 
-  it('is not written while INDEXES leaves it out', async () => {
-    const off = await startArchive({ INDEXES: 'facts,players' }, { indexes: [PLIES_INDEX] });
+  it('is not written while INDEXES leaves it out, nor is any other index left out, and the replay makes what the others take', async () => {
+    const off = await startArchive({ INDEXES: 'facts,players,identities,patterns' }, { indexes: [PLIES_INDEX] });
     try {
       const offDb = off.app.get<DataSource>(getDataSourceToken());
       await offDb.query(`CREATE TABLE test_plies (game_id bigint PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE, plies int NOT NULL)`);
       expect((await post(off, '/games', THREE, sgf)).status).toBe(201);
       expect(await offDb.query(`SELECT * FROM test_plies`)).toEqual([]);
       expect(await offDb.query(`SELECT count(*)::int AS n FROM game_positions`)).toEqual([{ n: 0 }]);
+      expect(await offDb.query(`SELECT count(*)::int AS n FROM position_runs`)).toEqual([{ n: 0 }]);
       expect(await offDb.query(`SELECT count(*)::int AS n FROM game_players`)).toEqual([{ n: 2 }]);
+      // The Go replay without the positions' keys still makes the identity (its three plies) and the board's changes.
+      expect(await offDb.query(`SELECT plies FROM game_identities`)).toEqual([{ plies: 3 }]);
+      expect(await offDb.query(`SELECT width, height FROM game_patterns`)).toEqual([{ width: 9, height: 9 }]);
     } finally {
       await off.close();
     }

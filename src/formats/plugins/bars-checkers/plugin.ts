@@ -1,4 +1,5 @@
-import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import { interchangeLine } from '../../families/lines.js';
 import { CheckersInterchange, checkersGameFor, convertedFile } from '../../families/checkers/interchange.js';
 import { decodeUtf8 } from '../../text/decode.js';
 import { looksLikeBars } from './detect.js';
@@ -54,6 +55,11 @@ export const barsCheckersPlugin: FormatPlugin = {
       filename: `${base}.regenerated.${json ? 'json' : 'bars'}`,
       content: regenerateBarsText(text, record, regenerated),
     };
+  },
+
+  /** The main line: the game's plain model (read again from the bytes). */
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
+    return interchangeLine(await barsCheckersPlugin.toInterchange!(file, options));
   },
 
   async toInterchange(file: UploadedFile, options: ReadOptions): Promise<CheckersInterchange> {

@@ -1,5 +1,6 @@
 import { scorePosition } from '../../../rules/dots/index.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, MainLine, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import { interchangeLine } from '../../families/lines.js';
 import { asDotsGame } from '../../families/dots/index.js';
 import type { DotsInterchangeGame } from '../../families/dots/index.js';
 import { boardStateToInterchange, interchangeToBoardState } from './interchange.js';
@@ -90,6 +91,11 @@ export const dotsServerPlugin: FormatPlugin = {
     const { offset, length } = state.scoreLine;
     const content = `${text.slice(0, offset)}SCR ${score.points.join(' ')}${text.slice(offset + length)}`;
     return { publisher: DOTS_SERVER_204.publisher, version: DOTS_SERVER_204.version, mediaType: 'text/plain; charset=utf-8', filename: 'board.regenerated.txt', content };
+  },
+
+  /** The main line: the game's plain model (read again from the bytes). */
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
+    return interchangeLine(await dotsServerPlugin.toInterchange!(file, options));
   },
 
   async toInterchange(file: UploadedFile, options: ReadOptions): Promise<DotsInterchangeGame> {

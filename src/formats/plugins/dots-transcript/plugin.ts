@@ -1,5 +1,6 @@
-import type { FormatPlugin, GameAnalysis, GameRecord, JsonValue, PlayerEntry, PositionTrack, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
-import { dotsPositionTrack, dotsReplayPly, dotsScoreText, surroundingMoves } from '../../families/dots/index.js';
+import type { FormatPlugin, GameAnalysis, GameRecord, JsonValue, MainLine, PlayerEntry, Problem, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import { dotsLine } from '../../families/lines.js';
+import { dotsReplayPly, dotsScoreText, surroundingMoves } from '../../families/dots/index.js';
 import type { CellName, DotsInterchangeGame, DotsInterchangeMove } from '../../families/dots/index.js';
 import { dotsIllegalMove, dotsOutcomes } from '../../families/dots/problems.js';
 import { outcomesByScore } from '../../families/outcome.js';
@@ -50,10 +51,10 @@ export const dotsTranscriptPlugin: FormatPlugin = {
     return transcriptToInterchange(transcript, replayTranscript(transcript));
   },
 
-  /** The family's positions of the plain model, under the transcript's rule on first dots (which the model keeps only in words). */
-  async positions(file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null> {
+  /** The main line: the plain model, under the transcript's rule on first dots (which the model keeps only in words). */
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
     const { transcript } = readTranscript(decodeUtf8(file.bytes), options.limits);
-    return dotsPositionTrack(transcriptToInterchange(transcript, replayTranscript(transcript)), { centralStart: transcript.centralStart });
+    return dotsLine(transcriptToInterchange(transcript, replayTranscript(transcript)), { centralStart: transcript.centralStart });
   },
 };
 

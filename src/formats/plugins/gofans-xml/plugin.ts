@@ -1,6 +1,7 @@
 import { FormatError } from '../../../core/errors.js';
 import type { GoInterchangeGame } from '../../families/go/index.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import { interchangeLine } from '../../families/lines.js';
 import { analyseGoFans } from './analysis.js';
 import { gofansFromInterchange, gofansToInterchange } from './interchange.js';
 import { StandardDocument, readGoFans, readStandardDocument } from './import-procedure.js';
@@ -83,6 +84,11 @@ export const gofansXmlPlugin: FormatPlugin = {
       filename: `${baseName(file.filename)}.regenerated.xml`,
       content: regenerated.content,
     };
+  },
+
+  /** The main line: the game's plain model (read again from the bytes). */
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
+    return interchangeLine(await gofansXmlPlugin.toInterchange!(file, options));
   },
 
   async toInterchange(file: UploadedFile, options: ReadOptions): Promise<GoInterchangeGame> {

@@ -1,6 +1,6 @@
 import { FormatError } from '../../../core/errors.js';
 import { ReadLimits, checkBoard, checkLineLengths } from '../../../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
 import { CheckersInterchange, checkersGameFor, convertedFile } from '../../families/checkers/interchange.js';
 import { decodeUtf8, locate } from '../../text/decode.js';
 import { BOARD_SIZE } from '../../../rules/checkers/squares.js';
@@ -10,9 +10,13 @@ import { pdnToInterchange, writePdnGame } from './interchange.js';
 import { Lexer } from '../../syntaxes/pdn/lexer.js';
 import { writePdn } from './regenerate.js';
 import { replayPdn } from './replay.js';
-import { checkersTrackOf } from '../../families/checkers/positions.js';
+import { checkersLine } from '../../families/lines.js';
 import { gameSetup, otherVariant } from './setup.js';
 import { byteSlices, gameSpans } from '../../syntaxes/pdn/split.js';
+
+
+/** The main line `read` made, by the bytes it read, for `line` (the archive asks for both with the same bytes): the game is not replayed twice. */
+const lines = new WeakMap<Uint8Array, MainLine>();
 
 export const PDN_FORMAT: FormatDescriptor = {
   publisher: 'PDN',
@@ -52,17 +56,28 @@ export const pdnDraughtsPlugin: FormatPlugin = {
     if (notIndexedReason !== null) return { publisher: null, version: null, header, body, family: null, notIndexedReason };
     const setup = gameSetup(game, text);
     const { analysis, resolved } = replayPdn(game, setup, text);
-    const columns = { publisher: PDN_FORMAT.publisher, version: PDN_FORMAT.version, header, body, family: 'checkers' as const, analysis };
-    if (!options.withPositions) return columns;
-    // The positions of the moves the replay accepted, up to the first it did not (a game the
-    // conversions refuse for a bad move still has the positions before it).
+    // The main line from the replay already made, should the archive ask for it (line): the moves
+    // the replay accepted, up to the first it did not (a game the conversions refuse for a bad move
+    // still has the positions before it).
     const moves = [];
     for (const node of game.main.moves) {
       const move = resolved.get(node);
       if (move === undefined) break;
       moves.push(move);
     }
-    return { ...columns, positions: checkersTrackOf(setup.start, moves) };
+    lines.set(file.bytes, checkersLine(setup.start, moves));
+    return { publisher: PDN_FORMAT.publisher, version: PDN_FORMAT.version, header, body, family: 'checkers' as const, analysis };
+  },
+
+  /** The main line of the game `read` has just read (else read again). */
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
+    const kept = lines.get(file.bytes);
+    lines.delete(file.bytes);
+    if (kept !== undefined) return kept;
+    await this.read(file, { ...options, withReplay: false });
+    const line = lines.get(file.bytes) ?? null;
+    lines.delete(file.bytes);
+    return line;
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {

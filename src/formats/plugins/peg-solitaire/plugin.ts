@@ -5,11 +5,12 @@ import { solve } from '../../../rules/peg-solitaire/solver.js';
 import type { SolveResult } from '../../../rules/peg-solitaire/solver.js';
 import { FormatError } from '../../../core/errors.js';
 import { DEFAULT_LIMITS, ReadLimits } from '../../../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, JsonValue, PositionTrack, ReadOptions, RegeneratedFile, ReplayPly, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, JsonValue, MainLine, ReadOptions, RegeneratedFile, ReplayPly, UploadedFile } from '../../plugin.js';
 import { decodeUtf8 } from '../../text/decode.js';
 import { sniffVersion } from './detect.js';
 import { pegReplayPly } from '../../families/peg-solitaire/plies.js';
-import { pegPositionTrack, pegSlotBox } from '../../families/peg-solitaire/positions.js';
+import { pegSlotBox } from '../../families/peg-solitaire/positions.js';
+import { pegLine } from '../../families/lines.js';
 import { parseV1 } from './read-v1.js';
 import { parseV2 } from './read-v2.js';
 import type { ParsedBoardFile } from './model.js';
@@ -113,14 +114,14 @@ export const pegSolitairePlugin: FormatPlugin = {
   },
 
   /**
-   * The board, then the board after each jump of the solution the replay shows (the one `read` found
-   * for the same bytes when it has just read them, else solved again), as the family's track.
+   * The board and the jumps of the solution the replay shows (the one `read` found for the same
+   * bytes when it has just read them, else solved again): the main line.
    */
-  async positions(file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null> {
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
     const { board } = readBoardFile(file, options.format, options.limits);
     const outcome = solved.get(file.bytes) ?? solve(board, { timeBudgetMs: options.timeBudgetMs });
     solved.delete(file.bytes);
-    return pegPositionTrack(board, outcome.solvable === 'yes' ? outcome.solution : []);
+    return pegLine(board, outcome.solvable === 'yes' ? outcome.solution : []);
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
@@ -137,7 +138,7 @@ export const pegSolitairePlugin: FormatPlugin = {
 };
 
 /**
- * The solver's answer for the bytes `read` has just read, for `positions` (the archive asks for both
+ * The solver's answer for the bytes `read` has just read, for `line` (the archive asks for both
  * with the same bytes): a solution found under a time budget is not solved twice, and the positions
  * follow the very jumps the stored analysis shows.
  */

@@ -1,7 +1,8 @@
 import { MAX_SIDE } from '../../../rules/dots/index.js';
 import { FormatError } from '../../../core/errors.js';
 import { checkBoard } from '../../../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import { interchangeLine } from '../../families/lines.js';
 import { asDotsGame, notConvertible } from '../../families/dots/index.js';
 import type { DotsInterchangeGame } from '../../families/dots/index.js';
 import { interchangeToSgfText, sgfToInterchange } from './interchange.js';
@@ -93,6 +94,11 @@ export const sgfDotsPlugin: FormatPlugin = {
       filename: 'game.regenerated.sgf',
       content: Buffer.concat(parts),
     };
+  },
+
+  /** The main line: the game's plain model (read again from the bytes). */
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
+    return interchangeLine(await sgfDotsPlugin.toInterchange!(file, options));
   },
 
   async toInterchange(file: UploadedFile, options: ReadOptions): Promise<DotsInterchangeGame> {

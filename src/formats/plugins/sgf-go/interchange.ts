@@ -13,7 +13,8 @@ import {
   interchangeTree,
   sgfLetters,
 } from '../../families/go/index.js';
-import type { PositionTrack } from '../../plugin.js';
+import type { MainLine, PositionTrack } from '../../plugin.js';
+import { goLine } from '../../families/lines.js';
 import { escapeValue, firstText, SGF_PLAYER_COLOURS } from '../../syntaxes/sgf/index.js';
 import type { SgfGoGame, SgfGoMove } from './model.js';
 import { SGF_GO_ROOT, writeSgfTree } from './regenerate.js';
@@ -85,11 +86,21 @@ export function sgfToInterchange(game: SgfGoGame): GoInterchangeGame {
  * variation first — a stored game's reading makes it for each game an import holds.
  */
 export function sgfPositionTrack(game: SgfGoGame, options: GoTrackOptions): PositionTrack | null {
+  return goLineTrack(game.width, game.height, rootSetup(game), mainLineOf(game), options);
+}
+
+/** The game's main line as the family's replay takes it (`FormatPlugin.line`), read off the model as {@link sgfPositionTrack} reads it. */
+export function sgfLine(game: SgfGoGame): MainLine {
+  return goLine(game.width, game.height, rootSetup(game), mainLineOf(game));
+}
+
+/** The moves of the main line (the first child of each node), with the points set up before each. */
+function mainLineOf(game: SgfGoGame): GoLineMove[] {
   const line: GoLineMove[] = [];
   for (let move: SgfGoMove | undefined = game.roots[0]; move !== undefined; move = move.children[0]) {
     line.push({ color: move.color, point: move.point, ...(move.setup ? { setup: move.setup.map(setupPoint) } : {}) });
   }
-  return goLineTrack(game.width, game.height, rootSetup(game), line, options);
+  return line;
 }
 
 /** The root's setup stones, black then white. */

@@ -1,11 +1,12 @@
 import { FormatError } from '../../../core/errors.js';
 import { replayGoGame } from '../../families/go/index.js';
 import type { GoInterchangeGame } from '../../families/go/index.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
 import { SgfCollection, findProperty, parseSgf, peekRoot, splitSgf } from '../../syntaxes/sgf/index.js';
 import { analyseSgfGo } from './analysis.js';
 import { buildGame, unreplayable } from './model.js';
-import { sgfFromInterchange, sgfPositionTrack, sgfToInterchange } from './interchange.js';
+import type { SgfGoGame } from './model.js';
+import { sgfFromInterchange, sgfLine, sgfToInterchange } from './interchange.js';
 import { writeSgfGo } from './regenerate.js';
 
 const MEDIA_TYPE = 'application/x-go-sgf';
@@ -18,6 +19,10 @@ export const SGF_GO_FORMAT: FormatDescriptor = {
   mediaTypes: [MEDIA_TYPE, 'application/x-sgf'],
   extensions: ['.sgf'],
 };
+
+
+/** The model `read` built, by the bytes it read, for `line` (the archive asks for both with the same bytes): the file is not parsed twice. */
+const lines = new WeakMap<Uint8Array, SgfGoGame>();
 
 /** Text before the first game tree that detection still looks past (notes ahead of a game). */
 const MAX_PREAMBLE = 64 * 1024;
@@ -81,8 +86,22 @@ export const sgfGoPlugin: FormatPlugin = {
     const game = buildGame(collection, tree, options.limits);
     const replay = replayGoGame(game.width, game.roots, game.initial ?? undefined);
     const analysis = analyseSgfGo(collection, game, replay, options.withReplay !== false);
-    // The positions from the model already built, instead of the archive reading the file again.
-    return { ...columns, family: 'go', analysis, ...(options.withPositions ? { positions: sgfPositionTrack(game, { keys: options.withPositionKeys !== false }) } : {}) };
+    // The main line from the model already built, should the archive ask for it (line), instead of reading the file again.
+    lines.set(file.bytes, game);
+    return { ...columns, family: 'go', analysis };
+  },
+
+  /** The main line of the game `read` has just read (else read again): its first tree's. */
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
+    let game = lines.get(file.bytes);
+    lines.delete(file.bytes);
+    if (game === undefined) {
+      const collection = readCollection(file, options);
+      const tree = collection.trees[0];
+      if (unreplayable(tree) !== null) return null;
+      game = buildGame(collection, tree, options.limits);
+    }
+    return sgfLine(game);
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {

@@ -1,7 +1,8 @@
 import { FormatError } from '../../../core/errors.js';
 import { ReadLimits, checkBoard, checkLineLengths, pliesExceeded } from '../../../core/limits.js';
-import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, PositionTrack, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
-import { asDotsGame, dotsPositionTrack } from '../../families/dots/index.js';
+import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
+import { asDotsGame } from '../../families/dots/index.js';
+import { dotsLine } from '../../families/lines.js';
 import { decodeUtf8, isUtf8, locate } from '../../text/decode.js';
 import { analyse } from './analysis.js';
 import { CodeToken, firstDotPast, parseGameCode } from './read.js';
@@ -84,9 +85,9 @@ export const vkDotsPlugin: FormatPlugin = {
    * The family's positions of the plain model, numbered as this replay numbers plies: a cross start,
    * which the model reads back as setup, is the code's first four dots, so plies 1 to 4 here.
    */
-  async positions(file: UploadedFile, options: ReadOptions): Promise<PositionTrack | null> {
+  async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
     const { source, tokens, replay } = replayUpload(file, options);
-    return dotsPositionTrack(vkToInterchange(source, tokens, replay), { setupPlies: true });
+    return dotsLine(vkToInterchange(source, tokens, replay), { setupPlies: true });
   },
 
   async fromInterchange(game: InterchangeGame, options: ReadOptions & { readonly format: FormatDescriptor }): Promise<RegeneratedFile> {
