@@ -78,9 +78,11 @@ WITH src AS (
          SELECT m.id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
          FROM made m, json_to_recordset(m.players) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
               "declaredPoints" double precision, points double precision, captures int, outcome text, rating text)
+         RETURNING name_key
        ), names AS (
+         -- From the rows just written: the players' JSON is read once.
          INSERT INTO player_names (name_key)
-         SELECT DISTINCT p."nameKey" FROM made m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
+         SELECT DISTINCT name_key FROM players WHERE name_key IS NOT NULL
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        ), positions AS (
@@ -172,9 +174,11 @@ WITH src AS (
          SELECT m.id, p.seat, p.name, p."nameKey", p."externalId", p.color, p."declaredPoints", p.points, p.captures, p.outcome, p.rating
          FROM made m, json_to_recordset(m.players) AS p(seat int, name text, "nameKey" text, "externalId" text, color text,
               "declaredPoints" double precision, points double precision, captures int, outcome text, rating text)
+         RETURNING name_key
        ), names AS (
+         -- From the rows just written: the players' JSON is read once.
          INSERT INTO player_names (name_key)
-         SELECT DISTINCT p."nameKey" FROM made m, json_to_recordset(m.players) AS p("nameKey" text) WHERE p."nameKey" IS NOT NULL
+         SELECT DISTINCT name_key FROM players WHERE name_key IS NOT NULL
          ORDER BY 1
          ON CONFLICT (name_key) DO NOTHING
        ), positions AS (

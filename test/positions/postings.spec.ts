@@ -1,4 +1,4 @@
-import { MERGE_FANOUT, POSTING_BITS, bucketOfPosting, decodeRow, encodeRows, gameOfPosting, gamesInRow, mergeSteps, nextMerge, postingsInRow, postingsOf, shiftFor, sortedDistinct, tierOf, wordsOf } from '../../src/indexes/positions/postings.js';
+import { MERGE_FANOUT, POSTING_BITS, bucketOfPosting, decodeRow, encodeRows, gameOfPosting, gamesInRow, mergeSteps, nextMerge, postingsInRow, postingsOf, shiftFor, sortedByBucket, sortedDistinct, tierOf, wordsOf } from '../../src/indexes/positions/postings.js';
 import type { PlannedRun } from '../../src/indexes/positions/postings.js';
 import { seededRandom } from '../support/seeded-random.js';
 
@@ -20,6 +20,24 @@ describe('postings in memory', () => {
     const pairs: [number, number][] = [[0, 0], [2 ** 24 - 1, 2 ** 40 - 1], [2 ** 24 - 1, 0], [0, 2 ** 40 - 1], [1, 2 ** 32], [1, 2 ** 32 - 1], [7, 5], [7, 5]];
     for (let i = 0; i < 5_000; i++) pairs.push([Math.floor(next() * 2 ** 24), Math.floor(next() * 2 ** 40)], [Math.floor(next() * 16), Math.floor(next() * 16)]);
     expect(pairsOf(sortedDistinct(postingsOf(pairs)))).toEqual(sortedPairs(pairs));
+  });
+
+  it('sort the same, by buckets alone, when written game by game in ascending game id (a write\'s run), and sort any other order too', () => {
+    const next = random(25);
+    // Games in ascending id, some across the 2^32 boundary, each with its distinct buckets (a few shared with others, some repeated).
+    const pairs: [number, number][] = [];
+    let game = 1;
+    for (let g = 0; g < 3_000; g++) {
+      game += 1 + Math.floor(next() * (g === 1_500 ? 2 ** 33 : 50));
+      const buckets = new Set(Array.from({ length: Math.floor(next() * 40) }, () => (next() < 0.5 ? Math.floor(next() * 64) : Math.floor(next() * 2 ** 24))));
+      for (const bucket of buckets) pairs.push([bucket, game]);
+    }
+    pairs.push(pairs[pairs.length - 1]);
+    expect(pairsOf(sortedByBucket(postingsOf(pairs)))).toEqual(sortedPairs(pairs));
+    // The games out of order: sorted all the same.
+    const shuffled = [...pairs].reverse();
+    expect(pairsOf(sortedByBucket(postingsOf(shuffled)))).toEqual(sortedPairs(pairs));
+    expect(pairsOf(sortedByBucket(postingsOf([])))).toEqual([]);
   });
 
   it('refuse a bucket or a game id out of range', () => {

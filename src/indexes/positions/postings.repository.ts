@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { GenerateSql } from '../../database/sql.js';
 import type { Query } from '../../database/sql.js';
-import { POSTING_BITS, encodeRows, setPosting, shiftFor, sortedDistinct, wordsOf } from './postings.js';
+import { POSTING_BITS, encodeRows, setPosting, shiftFor, sortedByBucket, wordsOf } from './postings.js';
 import type { EncodedRows, StoredRow } from './postings.js';
 
 /** A run of postings as `position_runs` has it. */
@@ -55,7 +55,7 @@ export class PositionPostingsRepository {
     const words = wordsOf(postings);
     let at = 0;
     for (const game of games) for (const bucket of game.buckets) setPosting(words, at++, bucket, game.id);
-    const sorted = sortedDistinct(postings);
+    const sorted = sortedByBucket(postings);
     const rows = encodeRows(sorted, shiftFor(sorted.length, bits), bits);
     const [{ run }] = await query<{ run: string }>(`INSERT INTO position_runs (bits, shift, postings) VALUES ($1, $2, $3) RETURNING run`, [bits, rows.shift, sorted.length]);
     // Its rows a few hundred kB a statement: the embedded database's memory (WebAssembly) grows to hold the largest statement it is sent, and never shrinks.
