@@ -80,6 +80,8 @@ describeIfThere('the position page in Chromium', chromiumThere, () => {
     return body.games ? body.games[0].gameId : body.id;
   };
   /** Waits until the results shown are those of the search the location names. */
+  /** Resolves once the editor shows the draughts board (its 32 dark squares). */
+  const draughtsBoard = () => page.waitForFunction(() => document.querySelectorAll('.position-board.draughts button.sq.dark').length === 32);
   const searched = () => page.waitForFunction(() => document.querySelector('[data-search]')?.getAttribute('data-search') === location.hash);
   /** Every game listed, "More" clicked until there is none: each link's game and ply. */
   const listedGames = async (): Promise<Map<number, number>> => {
@@ -211,9 +213,16 @@ describeIfThere('the position page in Chromium', chromiumThere, () => {
     expect(draughts.fromStart).toBeGreaterThan(20);
     await page.goto(`${archive.baseUrl}/#/positions`);
     await page.locator('select[name="family"]').selectOption('checkers');
+    // The board is re-rendered after each step returns: wait for the one it makes (a timeout fails the
+    // test) — a click on Start position before the draughts board is there sets the Go board's.
+    await draughtsBoard();
+    const pieces = (white: number, black: number) =>
+      page.waitForFunction((counts) => document.querySelectorAll('.position-board .pc.w').length === counts.white && document.querySelectorAll('.position-board .pc.b').length === counts.black, { white, black });
     await page.getByRole('button', { name: 'Clear' }).click();
+    await pieces(0, 0);
     await expect(page.locator('.position-board .pc').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Start position' }).click();
+    await pieces(12, 12);
     await expect(page.locator('.position-board .pc.w').count()).resolves.toBe(12);
     await expect(page.locator('.position-board .pc.b').count()).resolves.toBe(12);
     // White's men on the dark squares of ranks 3 to 1, black's on ranks 8 to 6, row by row from the top; white to move.
@@ -235,6 +244,7 @@ describeIfThere('the position page in Chromium', chromiumThere, () => {
     refusalAsked = true;
     await page.goto(`${archive.baseUrl}/#/positions`);
     await page.locator('select[name="family"]').selectOption('checkers');
+    await draughtsBoard();
     await page.getByRole('button', { name: 'Clear' }).click();
     // A white man on b8, the row where it would have been crowned.
     await page.locator('.position-board button.sq[data-x="1"][data-y="0"]').click();
