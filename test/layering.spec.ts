@@ -44,11 +44,11 @@ const LAYERS: readonly Layer[] = [
   // The statements' plumbing indexes write through (a Query, @GenerateSql, named statements).
   { name: 'database statements', pattern: /^src\/database\/sql\.ts$/, uses: [], packages: true },
   // What every index implements, and what the writer knows of them.
-  { name: 'index contract', pattern: /^src\/indexes\/game-index\.ts$/, uses: ['format registry', 'database statements'], packages: true },
+  { name: 'index contract', pattern: /^src\/indexes\/game-index\.ts$/, uses: ['format contract', 'format registry', 'database statements'], packages: true },
   // One folder an index: its rows, statements and upkeep. It imports no other index and nothing of games.
   { name: 'indexes', pattern: /^src\/indexes\/[^/]+\//, uses: ['core', 'common', 'format contract', 'format registry', 'families', 'database statements', 'index contract'], packages: true },
   // The registry and the indexes on: the only code besides the writer that holds the indexes themselves.
-  { name: 'index registry', pattern: /^src\/indexes\/[^/]+\.ts$/, uses: ['core', 'common', 'format registry', 'database statements', 'index contract', 'indexes'], packages: true },
+  { name: 'index registry', pattern: /^src\/indexes\/[^/]+\.ts$/, uses: ['core', 'common', 'format contract', 'format registry', 'database statements', 'index contract', 'indexes'], packages: true },
   // Pieces of HTTP that know no format and no table: the game id's rule and pipes, JSON bodies, uploads' bodies, answers sent as made.
   { name: 'http', pattern: /^src\/http\//, uses: ['common'], packages: true },
   // What every search of games shares (the views, rows and summary columns, the filters' SQL, cursors, the DTOs):

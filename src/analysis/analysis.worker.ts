@@ -4,8 +4,9 @@ import { workerData } from 'node:worker_threads';
 import { loadPluginModules } from '../formats/plugin-modules.js';
 import { FORMAT_PLUGINS } from '../formats/registry.js';
 import { svgToPngOnThisThread } from '../render/png.js';
-import { REPLAY_PARTS } from '../formats/format-reader.js';
-import type { ReadResult, ReplayPart } from '../formats/format-reader.js';
+import type { ReadResult } from '../formats/format-reader.js';
+import { REPLAY_PARTS } from '../formats/plugin.js';
+import type { ReplayPart } from '../formats/plugin.js';
 import type { AnalysisReply, AnalysisTask, FormatErrorData, ReadReply } from './analysis-task.js';
 
 /**

@@ -8,9 +8,6 @@ import { locateTextSpans } from './text/spans.js';
 import type { TextSpans } from './text/spans.js';
 import { checkUploadBasics, describeUnrecognised } from './upload-checks.js';
 
-export { REPLAY_PARTS } from './plugin.js';
-export type { ReplayPart } from './plugin.js';
-
 /** The games of one file: their byte ranges, and the format to read them with (absent: detect). */
 export interface FileGames {
   readonly format?: string;

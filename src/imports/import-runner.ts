@@ -261,7 +261,6 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private async writeGroup(importId: number, files: readonly Ready[]): Promise<void> {
     if (files.length === 1) return this.write(importId, files[0]);
     let counted: ImportView | undefined;
-    let written = false;
     const within: WithinUploads = async (query, stored) => {
       const byIndex = new Map(stored.map((file) => [file.index, file]));
       const kept = await this.uploads.keptFiles(files.filter((_, index) => !byIndex.has(index)).map((file) => file.checked.sha256), query);
@@ -282,7 +281,6 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
         };
       });
       counted = await this.imports.recordMany(importId, this.node, records, query);
-      written = true;
     };
     try {
       await this.uploads.storeMany(files.map(({ checked, games }) => ({ checked, read: games })), within);
@@ -292,7 +290,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       for (const file of files) await this.write(importId, file);
       return;
     }
-    if (written && counted) this.live = counted;
+    if (counted) this.live = counted;
   }
 
   /** Writes a file whose games are read; its record commits with them (or is written after, when the same file was kept meanwhile). */

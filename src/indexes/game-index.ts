@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Query } from '../database/sql.js';
-import type { ReadResult, ReplayPart } from '../formats/format-reader.js';
+import type { ReadResult } from '../formats/format-reader.js';
+import type { ReplayPart } from '../formats/plugin.js';
 
 /** A game the writer has just stored (or is storing again): its id and the reading its rows come from. */
 export interface IndexedGame {

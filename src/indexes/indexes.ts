@@ -4,8 +4,8 @@ import type { DataSource } from 'typeorm';
 import { ConfigError } from '../common/config.js';
 import type { AppConfig } from '../common/config.js';
 import { ProblemException } from '../common/problem-codes.js';
-import { REPLAY_PARTS } from '../formats/format-reader.js';
-import type { ReplayPart } from '../formats/format-reader.js';
+import { REPLAY_PARTS } from '../formats/plugin.js';
+import type { ReplayPart } from '../formats/plugin.js';
 import type { GameIndex, IndexDefinition } from './game-index.js';
 import { GAME_INDEXES } from './registry.js';
 

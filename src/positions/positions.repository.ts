@@ -69,7 +69,7 @@ export interface Candidates {
  * and key with the move played next, under a B-tree index in the explorer's order: the common
  * positions are there), and among the games whose later positions have a key in its
  * bucket (the key's top 24 bits, or 20 in older runs: the runs of postings,
- * src/positions/postings.ts; for rows stored before them, the top 20 bits in a GIN index of their
+ * src/indexes/positions/postings.ts; for rows stored before them, the top 20 bits in a GIN index of their
  * bucket arrays): each game found so is confirmed by finding the 8 bytes of the key at the start of
  * one of its entries.
  */
@@ -217,7 +217,7 @@ export class PositionsRepository {
 
   /**
    * The games whose later positions have a key in the bucket, by the runs of postings
-   * (src/positions/postings.ts): per run, the row whose range holds the bucket (per bucket width and
+   * (src/indexes/positions/postings.ts): per run, the row whose range holds the bucket (per bucket width and
    * shift, one lookup of the index of the rows' ranges: OFFSET 0 keeps it so, where the planner,
    * taking the widths and shifts for a thousand rows, hashed the whole table). Candidates only
    * (a game may hold another key of the bucket, or be deleted): the search confirms each by its

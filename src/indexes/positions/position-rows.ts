@@ -6,7 +6,7 @@ import { POSTING_BITS } from './postings.js';
  * 1765600000000-PositionPostings.ts): the first entries in the row (`head`, {@link HEAD_BYTES} at
  * most), the rest out of line (`tail`); the keys of the first {@link OPENING_ENTRIES} positions
  * (`openings`) under a GIN index; the distinct buckets of the later keys in the runs of postings
- * (src/positions/postings.ts), written once the games have their ids.
+ * (src/indexes/positions/postings.ts), written once the games have their ids.
  */
 export const OPENING_ENTRIES = 6;
 
@@ -26,7 +26,7 @@ export function headEntries(stride: number): number {
 /**
  * The bucket of a key in the `buckets` arrays of rows stored before the runs of postings
  * (migrations/1765600000000): its top {@link BUCKET_BITS} bits, under a GIN index searches still
- * read. The runs' buckets are wider (src/positions/postings.ts, POSTING_BITS).
+ * read. The runs' buckets are wider (src/indexes/positions/postings.ts, POSTING_BITS).
  */
 export const BUCKET_BITS = 20;
 

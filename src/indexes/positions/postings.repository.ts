@@ -7,7 +7,7 @@ import type { EncodedRows, StoredRow } from './postings.js';
 /** A run of postings as `position_runs` has it. */
 export interface RunRow {
   readonly run: number;
-  /** The width of its buckets (src/positions/postings.ts). */
+  /** The width of its buckets (src/indexes/positions/postings.ts). */
   readonly bits: number;
   readonly shift: number;
   readonly postings: number;

@@ -97,10 +97,15 @@ export interface EncodedRows {
  */
 export function sortedDistinct(postings: Postings): Postings {
   postings.sort();
+  return withoutRepeats(postings);
+}
+
+/** The sorted postings without repeats: moved down in place, the distinct prefix returned. */
+function withoutRepeats(postings: Postings): Postings {
   const words = wordsOf(postings);
   let kept = 0;
   for (let i = 0; i < postings.length; i++) {
-    if (i > 0 && words[2 * i] === words[2 * kept - 2] && words[2 * i + 1] === words[2 * kept - 1]) continue;
+    if (kept > 0 && words[2 * i] === words[2 * kept - 2] && words[2 * i + 1] === words[2 * kept - 1]) continue;
     words[2 * kept] = words[2 * i];
     words[2 * kept + 1] = words[2 * i + 1];
     kept++;
@@ -140,14 +145,7 @@ export function sortedByBucket(postings: Postings): Postings {
     [from, to] = [to, from];
   }
   // Two passes: the sorted postings are back in `postings`. Repeats (a game's bucket twice) go.
-  let kept = 0;
-  for (let i = 0; i < n; i++) {
-    if (kept > 0 && words[2 * i] === words[2 * kept - 2] && words[2 * i + 1] === words[2 * kept - 1]) continue;
-    words[2 * kept] = words[2 * i];
-    words[2 * kept + 1] = words[2 * i + 1];
-    kept++;
-  }
-  return postings.subarray(0, kept);
+  return withoutRepeats(postings);
 }
 
 /** The bytes a value below 2^bits takes, and the bytes a value up to `largest` takes (at least one). */

@@ -28,7 +28,7 @@ export interface GoLineMove {
 export interface GoTrackOptions {
   /**
    * Whether the positions' keys are made (the position index's part of the work); false when only
-   * the identity and the pattern rows are kept (POSITION_INDEX=false): the entries then hold no keys
+   * the identity and the pattern rows are kept (no index takes the keys: POSITION_INDEX=false, or positions left out of INDEXES): the entries then hold no keys
    * and are not to be stored.
    */
   readonly keys?: boolean;
