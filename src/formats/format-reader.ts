@@ -130,9 +130,14 @@ export class FormatReader {
     return { format: format && `${format.publisher}/${format.version}`, slices };
   }
 
-  /** The one plugin that claims a file, undefined when none does; several is the uploader's to settle. */
+  /**
+   * The one plugin that claims a file, undefined when none does; several is the uploader's to settle.
+   * Only a file no plugin's `detect` claims is offered to the plugins' `detectFallback`, so a plain
+   * shape (a VK code of digits) never takes a file another format reads.
+   */
   private claimant(file: UploadedFile): { plugin: FormatPlugin; format?: FormatDescriptor } | undefined {
-    const claimants = this.plugins.filter((plugin) => plugin.detect(file));
+    let claimants = this.plugins.filter((plugin) => plugin.detect(file));
+    if (claimants.length === 0) claimants = this.plugins.filter((plugin) => plugin.detectFallback?.(file) === true);
     if (claimants.length > 1) {
       const names = claimants.map((p) => p.id).join(', ');
       throw new FormatError(`the file looks like several formats (${names}): name one with ?format=publisher/version`, [], 422, 'format.ambiguous');

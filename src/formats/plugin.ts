@@ -72,6 +72,12 @@ export interface FormatPlugin {
    */
   detect(file: UploadedFile): boolean;
   /**
+   * A weaker claim, asked only when no plugin's {@link detect} claims the file: a shape this format
+   * writes but too plain to claim outright (a VK Dots code of decimal digits alone could be any
+   * number). Cheap, must not throw; when two plugins claim a file this way, it is ambiguous.
+   */
+  detectFallback?(file: UploadedFile): boolean;
+  /**
    * For formats whose files may hold several games (SGF collections, PDN databases): where each
    * game's bytes lie in the file, in file order. The archive keeps the file once and reads every
    * slice as a game of its own with {@link read}, naming this plugin's format. Absent, or a single
@@ -119,6 +125,8 @@ export interface PositionTrack {
   readonly entries: Uint8Array;
   /** Go and Dots: the same positions as the changes of the board's points, for pattern search (`src/rules/patterns.ts`). */
   readonly board?: BoardChanges;
+  /** Draughts, when the board is asked for: each position's men and kings as four 32-bit masks (`src/formats/families/checkers/board-masks.ts`). */
+  readonly squares?: Uint8Array;
   /** What makes the game this game, whatever file holds it (see {@link GameIdentity}); absent where the family's replay gives none. */
   readonly identity?: GameIdentity;
 }
@@ -209,7 +217,31 @@ export interface GameAnalysis {
   /** Format-specific facts worth indexing (board size, komi, flags, solvability…), JSON only. */
   readonly details: Readonly<Record<string, JsonValue>>;
   readonly replay: readonly ReplayPly[];
+  /**
+   * What the file writes about the game in words, for the full-text index: comments and the game's
+   * own texts, in file order, trimmed, none empty, within {@link MAX_WRITTEN_TEXTS} and
+   * {@link MAX_WRITTEN_TEXT_BYTES}. Absent or empty where the file writes none. The event and the
+   * players' names are not repeated here (the index takes them from `facts` and `players`).
+   */
+  readonly texts?: readonly WrittenText[];
 }
+
+/**
+ * One text a file writes about its game. `ply` says what it is about: 0 for the game as a whole
+ * (the game comment, the place, the game's name, the annotator or the source, a comment before the
+ * first move), n ≥ 1 for a comment on the n-th ply or written after it. A comment in a variation
+ * has the ply of its move counted from the start, as on the main line.
+ */
+export interface WrittenText {
+  readonly ply: number;
+  readonly text: string;
+}
+
+/** The most texts one game hands over; those after it are dropped (a file of 100,000 one-word comments is not an index of them). */
+export const MAX_WRITTEN_TEXTS = 2_000;
+
+/** The most text one game hands over, in UTF-8 bytes, all texts together: the text past it is dropped. */
+export const MAX_WRITTEN_TEXT_BYTES = 256 * 1024;
 
 /** What players search games by, in one form for every format (null where the file does not say). */
 export interface GameFacts {

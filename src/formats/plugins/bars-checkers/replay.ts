@@ -10,6 +10,7 @@ import { Position } from '../../../rules/checkers/position.js';
 import { rowOf } from '../../../rules/checkers/squares.js';
 import { BarsMove, BarsRecord, firstToMove } from './model.js';
 import { PieceNumber, describeNumber, encodeNumber } from './numbers.js';
+import { writtenTexts } from '../../families/texts.js';
 
 export interface BarsReplay {
   readonly analysis: GameAnalysis;
@@ -94,6 +95,8 @@ export function replayBars(record: BarsRecord): BarsReplay {
         sideToMove: stopped ? null : ledger.position.toMove,
       },
       replay: ledger.replay,
+      // The `#` comments are about the whole game (the model keeps no place in the moves for them).
+      texts: writtenTexts(record.comments.map((text) => ({ ply: 0, text }))),
     },
   };
 }

@@ -3,7 +3,8 @@ import type { GameAnalysis, GameEnding, JsonValue, PlayerEntry, PlayerOutcome, P
 import { goIllegalMove } from '../../families/go/problems.js';
 import { outcomesByScore, unfinishedOutcomes } from '../../families/outcome.js';
 import { cacheProblem, noteProblem } from '../../families/problem.js';
-import { goFansFacts } from './facts.js';
+import { goFansFacts, goFansTexts } from './facts.js';
+import { writtenTexts } from '../../families/texts.js';
 import type { GoFansGame } from './model.js';
 import { GoFansReplay, ReplayedGoFansMove, formatPoint, samePoints } from './replay.js';
 
@@ -104,6 +105,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay, withReplay
     facts: { ...goFansFacts(game), ...recordedEnding(game, end) },
     details,
     replay: plies,
+    texts: writtenTexts(goFansTexts(game)),
   };
 }
 

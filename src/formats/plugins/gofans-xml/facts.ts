@@ -31,6 +31,24 @@ export function goFansFacts(game: GoFansGame): GameFacts {
   };
 }
 
+/** Free Header elements written in words about the whole game (the names the conversions use for SGF's GC, PC, GN, AN and SO). */
+const TEXT_ELEMENTS = new Set(['gameComment', 'place', 'gameName', 'annotator', 'source']);
+
+/**
+ * What the file writes in words about the game, for the full-text index (unbounded: the caller
+ * bounds it): every free Header element after `<players>` named in {@link TEXT_ELEMENTS} that holds
+ * text and no elements, at ply 0, in file order, its text as written. The format has no comments on
+ * moves.
+ */
+export function goFansTexts(game: GoFansGame): { ply: number; text: string }[] {
+  const header = game.root.children[2];
+  const playersIndex = header.children.findIndex((child) => child.name === 'players');
+  return header.children
+    .slice(playersIndex + 1)
+    .filter((element) => TEXT_ELEMENTS.has(element.name) && element.children.length === 0)
+    .map((element) => ({ ply: 0, text: element.text }));
+}
+
 function plainText(element: XmlElement): string | null {
   if (element.children.length > 0) return null;
   const value = collapseXmlSpace(element.text);

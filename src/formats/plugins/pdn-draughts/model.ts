@@ -45,6 +45,36 @@ export interface PdnGame {
   readonly body: { readonly start: number; readonly end: number } | null;
 }
 
+/** Tags written in words about the whole game: where it was played, who annotated it. */
+const TEXT_TAGS = ['Site', 'Annotator'];
+
+/**
+ * What the game writes in words, for the full-text index (unbounded: the caller bounds it): the
+ * values of the Site and Annotator tags at ply 0, then the comments of the move text in file order —
+ * before the first move at ply 0, after a move at its ply, before a variation's first move at the
+ * ply before the move it replaces, every variation at the plies of its moves.
+ */
+export function* pdnTexts(game: PdnGame): Generator<{ ply: number; text: string }> {
+  for (const tag of game.tags) if (TEXT_TAGS.includes(tag.name)) yield { ply: 0, text: tag.value };
+  // Depth first in file order, iteratively: what is still to come, the next on top.
+  type Item = { readonly text: string; readonly ply: number } | { readonly line: Line; readonly before: number };
+  const pending: Item[] = [{ line: game.main, before: 0 }];
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if ('text' in item) {
+      yield item;
+      continue;
+    }
+    const { line, before } = item;
+    for (let m = line.moves.length - 1; m >= 0; m--) {
+      const move = line.moves[m];
+      for (let v = move.variations.length - 1; v >= 0; v--) pending.push({ line: move.variations[v], before: move.ply - 1 });
+      for (let c = move.comments.length - 1; c >= 0; c--) pending.push({ text: move.comments[c], ply: move.ply });
+    }
+    for (let c = line.comments.length - 1; c >= 0; c--) pending.push({ text: line.comments[c], ply: before });
+  }
+}
+
 /**
  * Parses the game that starts at the lexer's position and stops after its terminator, or before the
  * tag section of a next game, or at the end of the text. Bounds are enforced while parsing.

@@ -9,7 +9,9 @@ import { applyMove } from '../../../rules/checkers/apply-move.js';
 import type { Move } from '../../../rules/checkers/move.js';
 import { GameOver, describeGameOver, gameOver } from '../../../rules/checkers/outcome.js';
 import type { Position } from '../../../rules/checkers/position.js';
+import { pdnTexts } from './model.js';
 import type { Line, MoveNode, PdnGame } from './model.js';
+import { writtenTexts } from '../../families/texts.js';
 import { matchMove } from './match-move.js';
 import { readMoveToken } from './notation.js';
 import type { GameSetup } from './setup.js';
@@ -152,6 +154,7 @@ export function replayPdn(game: PdnGame, setup: GameSetup, text: string): PdnRep
       facts: russianDraughtsFacts(setup.datePlayed, setup.event),
       details,
       replay: ledger.replay,
+      texts: writtenTexts(pdnTexts(game)),
     },
   };
 }

@@ -6,8 +6,9 @@ import { interchangeLine } from '../../families/lines.js';
 import { asDotsGame, notConvertible } from '../../families/dots/index.js';
 import type { DotsInterchangeGame } from '../../families/dots/index.js';
 import { interchangeToSgfText, sgfToInterchange } from './interchange.js';
-import { parseSgf, peekRootProperty, splitSgf } from '../../syntaxes/sgf/index.js';
-import type { SgfCollection, SgfGameTree } from '../../syntaxes/sgf/index.js';
+import { parseSgf, peekRootProperty, sgfTexts, splitSgf } from '../../syntaxes/sgf/index.js';
+import type { SgfCollection, SgfGameTree, SgfNode } from '../../syntaxes/sgf/index.js';
+import { writtenTexts } from '../../families/texts.js';
 import { analyse, SideLineReplay } from './analysis.js';
 import { sgfChain } from './chains.js';
 import { mainLine, sideLines, SgfDotsGame, SgfDotsNode } from './model.js';
@@ -58,7 +59,7 @@ export const sgfDotsPlugin: FormatPlugin = {
     const { game, main, sides, replayedAll } = loaded;
     const analysis = analyse(game, main, sides, recordsChains(game.rootNode));
     const details = { ...analysis.details, variationsReplayed: replayedAll, gamesInFile: collection.trees.length };
-    return { ...base, analysis: { ...analysis, details } };
+    return { ...base, analysis: { ...analysis, details, texts: writtenTexts(sgfTexts(tree, dotsPliesOf)) } };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {
@@ -115,6 +116,13 @@ export const sgfDotsPlugin: FormatPlugin = {
     return { ...regenerated, filename: 'game.sgf' };
   },
 };
+
+/** Plies a node makes, as the game is read (read.ts): one per value of `B` and `W`, an empty one included. */
+function dotsPliesOf(node: SgfNode): number {
+  let plies = 0;
+  for (const property of node.properties) if (property.id === 'B' || property.id === 'W') plies += property.values.length;
+  return plies;
+}
 
 function firstTree(collection: SgfCollection): SgfGameTree {
   const tree = collection.trees[0];

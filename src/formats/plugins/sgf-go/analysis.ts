@@ -1,4 +1,6 @@
-import { SGF_PLAYER_COLOURS } from '../../syntaxes/sgf/index.js';
+import { SGF_PLAYER_COLOURS, sgfTexts } from '../../syntaxes/sgf/index.js';
+import type { SgfNode } from '../../syntaxes/sgf/index.js';
+import { writtenTexts } from '../../families/texts.js';
 import { GoGameReplay, GoResult, drawText, endsWithTwoPasses, goEnding, goReplayPlies, outcomesForResult, sgfLetters, winText } from '../../families/go/index.js';
 import type { GameAnalysis, JsonValue, PlayerEntry, Problem } from '../../plugin.js';
 import { goIllegalMove } from '../../families/go/problems.js';
@@ -96,7 +98,15 @@ export function analyseSgfGo(collection: SgfCollection, game: SgfGoGame, replay:
     },
     details,
     replay: plies,
+    texts: writtenTexts(sgfTexts(game.tree, goPliesOf)),
   };
+}
+
+/** Plies a node makes, as the game is built (model.ts): one per `B` or `W` property with a value. */
+function goPliesOf(node: SgfNode): number {
+  let plies = 0;
+  for (const property of node.properties) if ((property.id === 'B' || property.id === 'W') && property.values.length > 0) plies++;
+  return plies;
 }
 
 function seatOf(move: SgfGoMove): number {

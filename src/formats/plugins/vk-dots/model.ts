@@ -80,6 +80,15 @@ export function looksLikeBareCode(lines: readonly Line[]): boolean {
   return code.length >= 2 && CODE_CHARS.test(code) && code[0] !== '#' && code[0] !== '@' && /[a-z#]/.test(code);
 }
 
+/**
+ * Cheap shape test for a bare game code the first test leaves out: one line of decimal digits
+ * alone, moves only (pairs of digits 1-9, as rows and columns count from 1), at least two of them.
+ * Any number could take that shape, so detection offers it as a fallback only.
+ */
+export function looksLikeDigitsCode(lines: readonly Line[]): boolean {
+  return lines.length === 1 && /^(?:[1-9][1-9]){2,}$/.test(lines[0].text);
+}
+
 /** Splits an upload into header lines and game code, or explains where it is malformed. `lines` is {@link splitLines} of `text`. */
 export function readSource(text: string, lines: readonly Line[]): VkSource {
   if (lines.length === 1 && lines[0].text.length > 0) {

@@ -9,7 +9,7 @@ import { CodeToken, firstDotPast, parseGameCode } from './read.js';
 import { interchangeToVk, vkToInterchange } from './interchange.js';
 import { LARGEST_CODED_SIDE } from './notation.js';
 import { replayGameCode, VkReplay } from './replay.js';
-import { looksLikeBareCode, looksLikeSaveFile, readSource, splitLines, VkSource } from './model.js';
+import { looksLikeBareCode, looksLikeDigitsCode, looksLikeSaveFile, readSource, splitLines, VkSource } from './model.js';
 
 const PUBLISHER = 'VK Dots';
 
@@ -49,6 +49,12 @@ export const vkDotsPlugin: FormatPlugin = {
     if (file.bytes.length > 1_000_000 || !isUtf8(file.bytes)) return false;
     const lines = splitLines(decodeUtf8(file.bytes));
     return looksLikeSaveFile(lines) || looksLikeBareCode(lines);
+  },
+
+  /** A bare code of decimal digits alone (two moves or more), when no format claims the file. */
+  detectFallback(file: UploadedFile): boolean {
+    if (file.bytes.length > 1_000_000 || !isUtf8(file.bytes)) return false;
+    return looksLikeDigitsCode(splitLines(decodeUtf8(file.bytes)));
   },
 
   async read(file: UploadedFile, options: ReadOptions): Promise<GameRecord> {

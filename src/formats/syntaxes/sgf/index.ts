@@ -3,3 +3,4 @@ export type { SgfCollection, SgfGameTree, SgfNode, SgfProperty, SgfTreeRange, Sg
 export { resolveCharset } from './charset.js';
 export type { SgfCharset } from './charset.js';
 export { composeParts, escapeValue, findProperty, firstText, indexLetter, letterIndex, propertyValues, SGF_PLAYER_COLOURS, simpleText } from './values.js';
+export { sgfTexts } from './texts.js';

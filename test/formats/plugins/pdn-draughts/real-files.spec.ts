@@ -115,6 +115,16 @@ describe('games of N. Abatsiev (abatsiev.pdn, from the upstream "fail" folder)',
     expect(plies).toBe(pliesInText(file.bytes.toString('utf8')));
   });
 
+  it('hands over each game\'s Site as its one text (the file has no comments), at ply 0', () => {
+    // Game 1 writes [Site "Лиепая"], game 2 [Site "Москва, 1965 г."]; the file has no "{" or ";" comment.
+    expect(file.games[0].record.analysis!.texts).toEqual([{ ply: 0, text: 'Лиепая' }]);
+    expect(file.games[1].record.analysis!.texts).toEqual([{ ply: 0, text: 'Москва, 1965 г.' }]);
+    for (const { text, record } of file.games) {
+      const site = /^\[Site\s+"([^"]*)"\]/m.exec(text)?.[1].trim() ?? '';
+      expect(record.analysis!.texts).toEqual(site === '' ? [] : [{ ply: 0, text: site }]);
+    }
+  });
+
   it('game 36 (Абациев – Лебедев) has "-" for every move: kept, illegal at ply 1 where its first "-" stands', () => {
     const { text, record } = file.games[35];
     expect(text).toContain('[Black       "Лебедев Ю."]');

@@ -216,6 +216,18 @@ describe('SGF GM[40] real files', () => {
     expect(analysis.verdict).toEqual({ legal: true, consistent: true, problems: [] });
   });
 
+  it('the playdots.ru game hands over its source and its root comment as texts about the whole game', async () => {
+    // Read from the file: SO[…] then C[…] on the root; no other node has a comment.
+    const analysis = await analyse('DotsGame.Formtas.Tests_FullSgfWithStop.sgf');
+    expect(analysis.texts).toEqual([
+      { ply: 0, text: 'https://playdots.ru/game-info/?id=962686' },
+      { ply: 0, text: 'without territory, with landing, single crossing in the center, 20 sec for a move, 4 min for a round, spectators 5, average score 8.5, duration 13:08' },
+    ]);
+    // The kropla and oppai-rs games write no comment, game comment, name, place, annotator or source.
+    const others = files.filter((f) => f.name !== 'DotsGame.Formtas.Tests_FullSgfWithStop.sgf' && !/(^|[^A-Z])(C|GC|GN|PC|AN|SO)\[/.test(f.bytes.toString('utf8')));
+    expect(others).toHaveLength(files.length - 1);
+  });
+
   it('zagram153375: players, date, event-less facts and rules as written', async () => {
     const analysis = await analyse('zagram153375.sgf');
     expect(analysis.players.map((p) => p.name)).toEqual(['kretes', 'Marta']);
