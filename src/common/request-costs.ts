@@ -58,7 +58,7 @@ export const COST_TABLE: readonly CostRule[] = [
   { methods: ['GET', 'POST'], path: /^\/positions\/(games|explorer)$/, kind: 'position search', units: 15 },
   { methods: ['POST'], path: /^\/patterns\/games$/, kind: 'pattern search', units: 15 },
   { methods: ['GET'], path: /^\/games\/[^/]+\/(replay|regenerated|export|relatives)$/, kind: 'replay, conversion or relatives of one game', units: 3 },
-  { methods: ['GET'], path: /^\/(games|players|players\/[^/]+\/games|imports\/[^/]+\/results|tokens|audit)$/, kind: 'search or listing', units: 2 },
+  { methods: ['GET'], path: /^\/(games|players|players\/[^/]+\/games|imports\/[^/]+\/results|tokens|audit|tags)$/, kind: 'search or listing', units: 2 },
 ];
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -48,6 +48,17 @@ export function nestingDepth(text: string, stopAbove: number): number {
  */
 export async function readJsonBody<T extends object>(request: Request, type: ClassConstructor<T>, maxBytes: number): Promise<T> {
   const invalid = (detail: string) => new ProblemException(400, 'request.invalid', detail);
+  const parsed = await readJson(request, maxBytes);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('the body must be a JSON object');
+  const value = plainToInstance(type, parsed);
+  const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length > 0) throw invalid(messagesOf(errors).join('; '));
+  return value;
+}
+
+/** Reads a JSON request body of any kind (an array, say), bounded as {@link readJsonBody} reads one: the parsed value, unchecked. */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const invalid = (detail: string) => new ProblemException(400, 'request.invalid', detail);
   const body = await readBody(request, maxBytes, () => invalid(`the body is larger than ${maxBytes} bytes`));
   const text = body.toString('utf8');
   const depth = nestingDepth(text, MAX_JSON_DEPTH);
@@ -58,11 +69,7 @@ export async function readJsonBody<T extends object>(request: Request, type: Cla
   } catch (error) {
     throw invalid(`the body is not JSON: ${(error as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('the body must be a JSON object');
-  const value = plainToInstance(type, parsed);
-  const errors = await validate(value, { whitelist: true, forbidNonWhitelisted: true });
-  if (errors.length > 0) throw invalid(messagesOf(errors).join('; '));
-  return value;
+  return parsed;
 }
 
 /** Every message of class-validator's errors, nested ones too. */
