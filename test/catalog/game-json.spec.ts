@@ -56,7 +56,7 @@ describe('gameJsonPieces', () => {
     game.players = [{ seat: 0, name: 'Ann', externalId: null, color: 'black', declaredPoints: null, points: null, captures: 0, outcome: null }];
     const dto = toGameDto(game);
     expect(Object.entries(dto.players[0])).toEqual([
-      ['seat', 0], ['name', 'Ann'], ['externalId', null], ['color', 'black'], ['declaredPoints', null], ['points', null], ['captures', 0], ['outcome', null], ['rating', null],
+      ['seat', 0], ['name', 'Ann'], ['externalId', null], ['color', 'black'], ['declaredPoints', null], ['points', null], ['captures', 0], ['outcome', null], ['rating', null], ['rank', null],
     ]);
     expect(dto.facts).toEqual({ boardWidth: 9, boardHeight: 9, datePlayed: null, event: null, rules: null, ending: null, margin: null, signature: null });
     expect(Object.keys(dto).slice(-2)).toEqual(['header', 'body']);
