@@ -22,7 +22,7 @@ const parts = new Set<ReplayPart>(data?.replayParts ?? REPLAY_PARTS);
 const positions = parts.has('keys');
 /** the identity, which the same replay makes, */
 const identity = parts.has('identity');
-/** and the board's changes (the pattern index). */
+/** and the board's changes (the pattern index; draughts: its squares, the draughts index). */
 const board = parts.has('board');
 
 const reader = new FormatReader([...FORMAT_PLUGINS, ...extraPlugins]);
@@ -85,10 +85,16 @@ function storedForm(record: ReadResult): ReadResult {
 function asStored(record: ReadResult): ReadResult {
   const track = record.positions;
   if (!track || (positions && identity && board)) return record;
-  const { identity: made, board: changes, ...rest } = track;
+  const { identity: made, board: changes, squares, ...rest } = track;
   return {
     ...record,
-    positions: { ...rest, entries: positions ? track.entries : new Uint8Array(0), ...(identity && made ? { identity: made } : {}), ...(board && changes ? { board: changes } : {}) },
+    positions: {
+      ...rest,
+      entries: positions ? track.entries : new Uint8Array(0),
+      ...(identity && made ? { identity: made } : {}),
+      ...(board && changes ? { board: changes } : {}),
+      ...(board && squares ? { squares } : {}),
+    },
   };
 }
 

@@ -146,6 +146,31 @@ describeIfThere('the pattern page in Chromium', chromiumThere, () => {
     await takeReadmePicture(page, '.pattern-results img', 'patterns.png');
   });
 
+  it('finds Russian draughts games by squares clicked on the 8×8 board and by material bounds', async () => {
+    // After 1. c3-d4 a white man stands on d4 and c3 is empty; the other game never puts a white man on d4.
+    const pdn = (moves: string) => `[Event "Browser"]\n[White "W"]\n[Black "B"]\n[Result "*"]\n[GameType "25"]\n\n${moves} *\n`;
+    const d4 = await upload('d4.pdn', pdn('1. c3-d4 f6-g5'));
+    const f4 = await upload('f4.pdn', pdn('1. e3-f4 f6-e5'));
+    await page.goto(`${archive.baseUrl}/#/patterns?family=checkers`);
+    const square = (name: string) => page.getByRole('button', { name: new RegExp(`^${name}: `) });
+    // A dark square cycles: anything, white man, white king, black man, black king, empty.
+    await square('d4').click();
+    await expect(square('d4').getAttribute('aria-label')).resolves.toBe('d4: white man');
+    for (let i = 0; i < 5; i++) await square('c3').click();
+    await expect(square('c3').getAttribute('aria-label')).resolves.toBe('c3: empty');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await searched();
+    await expect(page.locator('.pattern-results .result a').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).resolves.toEqual([`#/games/${d4}?ply=1`]);
+    // Material alone: twelve white men is the start, where both games are.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator('input[name="wm-lo"]').fill('12');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => location.hash.includes('wm=12-'));
+    await searched();
+    const found = await page.locator('.pattern-results .result a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(found.sort()).toEqual([`#/games/${d4}?ply=0`, `#/games/${f4}?ply=0`].sort());
+  });
+
   it('logged no console error or warning and threw nothing', () => {
     expect(complaints).toEqual([]);
   });

@@ -9,6 +9,7 @@ import { forgetToken, onRefusal } from './credentials';
 import type { Refusal } from './credentials';
 import { GamePage } from './game';
 import { PatternsPage } from './patterns';
+import { DraughtsPatternsPage } from './draughts-patterns';
 import { PlayerPage } from './player';
 import { PositionsPage } from './positions';
 import { SearchPage } from './search';
@@ -107,7 +108,7 @@ function App() {
         {!refusal && route.page === 'search' && <SearchPage query={route.query} />}
         {!refusal && route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} />}
         {!refusal && route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
-        {!refusal && route.page === 'patterns' && <PatternsPage query={route.query} />}
+        {!refusal && route.page === 'patterns' && (route.query.get('family') === 'checkers' ? <DraughtsPatternsPage query={route.query} /> : <PatternsPage query={route.query} />)}
         {!refusal && route.page === 'positions' && <PositionsPage query={route.query} />}
         {!refusal && route.page === 'upload' && <UploadPage />}
         {!refusal && route.page === 'missing' && (

@@ -65,12 +65,12 @@ export function trackOfLine(main: MainLine, parts: ReadonlySet<ReplayPart>): Pos
     case 'go':
       return goLineTrack(line.width, line.height, line.setup, line.moves, { keys: parts.has('keys') });
     case 'checkers':
-      return checkersTrackOf(line.start, line.moves);
+      return checkersTrackOf(line.start, line.moves, { board: parts.has('board') });
     case 'dots':
       return dotsPositionTrack(line.game, line.options);
     case 'peg':
       return pegPositionTrack(line.board, line.jumps);
     case 'interchange':
-      return positionTrackOf(line.game, { keys: parts.has('keys') });
+      return positionTrackOf(line.game, { keys: parts.has('keys'), board: parts.has('board') });
   }
 }

@@ -17,13 +17,14 @@ import type { GoInterchangeGame } from './go/interchange.js';
  * The positions of a game of the family's plain model (see each family's `positions.ts`); null where
  * the family keeps none. `keys: false` spares Go its keys; the other families make them anyway (Dots'
  * pattern rows read the hasher's board, a draughts identity starts with the first position's key).
+ * `board` asks draughts for its squares too (`checkers/board-masks.ts`).
  */
-export function positionTrackOf(game: InterchangeGame, options: GoTrackOptions = {}): PositionTrack | null {
+export function positionTrackOf(game: InterchangeGame, options: GoTrackOptions & { readonly board?: boolean } = {}): PositionTrack | null {
   switch (game.family) {
     case 'go':
       return goPositionTrack(game as GoInterchangeGame, options);
     case 'checkers':
-      return checkersPositionTrack(game as CheckersInterchange);
+      return checkersPositionTrack(game as CheckersInterchange, { board: options.board });
     case 'dots':
       return dotsPositionTrack(game as DotsInterchangeGame);
     default:

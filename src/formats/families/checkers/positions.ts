@@ -5,6 +5,7 @@ import { Position } from '../../../rules/checkers/position.js';
 import type { Move } from '../../../rules/checkers/move.js';
 import { POSITION_MOVES, PositionTrackWriter } from '../positions.js';
 import type { PositionTrack } from '../positions.js';
+import { BoardMasksWriter } from './board-masks.js';
 import { setupPosition } from './interchange.js';
 import type { CheckersInterchange } from './interchange.js';
 
@@ -13,7 +14,7 @@ import type { CheckersInterchange } from './interchange.js';
  * one or the record's setup) and the position after each ply, up to the first move the rules do not
  * accept. A move is written as its squares, from and each landing, so a capture's path is kept.
  */
-export function checkersPositionTrack(game: CheckersInterchange): PositionTrack | null {
+export function checkersPositionTrack(game: CheckersInterchange, options: { readonly board?: boolean } = {}): PositionTrack | null {
   let position: Position;
   try {
     position = game.setup ? setupPosition(game.setup) : Position.initial();
@@ -28,14 +29,19 @@ export function checkersPositionTrack(game: CheckersInterchange): PositionTrack 
     moves.push(judgement.move);
     position = applyMove(position, judgement.move);
   }
-  return checkersTrackOf(start, moves);
+  return checkersTrackOf(start, moves, options);
 }
 
-/** The positions from `start` through the engine's `moves` (a plugin that replayed them already gives them so). */
-export function checkersTrackOf(start: Position, moves: readonly Move[]): PositionTrack {
+/**
+ * The positions from `start` through the engine's `moves` (a plugin that replayed them already gives
+ * them so); with `board`, each position's squares too (`board-masks.ts`).
+ */
+export function checkersTrackOf(start: Position, moves: readonly Move[], options: { readonly board?: boolean } = {}): PositionTrack {
   const hasher = CheckersPositionHasher.of(start);
   const writer = new PositionTrackWriter('checkers', moves.length, {});
+  const boards = options.board ? new BoardMasksWriter(moves.length + 1) : null;
   writer.position(hasher.keys);
+  boards?.position(hasher.cells);
   for (const move of moves) {
     const squares = [move.from, ...move.landings];
     if (squares.length > POSITION_MOVES.checkers - 1) break;
@@ -45,6 +51,8 @@ export function checkersTrackOf(start: Position, moves: readonly Move[]): Positi
     });
     hasher.play(move);
     writer.position(hasher.keys);
+    boards?.position(hasher.cells);
   }
-  return writer.finish();
+  const track = writer.finish();
+  return boards ? { ...track, squares: boards.finish() } : track;
 }
