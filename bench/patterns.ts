@@ -24,12 +24,19 @@ import { PatternsService } from '../src/patterns/patterns.service.js';
  * BENCH_DATABASE_URL (BENCH_PATTERNS_EMBEDDED=false: the server alone).
  */
 const SAMPLES = Number(process.env.BENCH_PATTERNS_SAMPLES ?? 20);
-const GOALS = { corner: 1000, free: 2000 } as const;
+const GOALS = { corner: 1000, free: 2000, span: 1000, sequence: 1000 } as const;
+const KINDS = ['corner', 'free', 'span', 'sequence'] as const;
+/** The span's last ply: the corner patterns (cut after ply 40) before move 50. */
+const SPAN_TO = 50;
 
-type Kind = 'corner' | 'free';
+type Kind = (typeof KINDS)[number];
 interface Sought {
   readonly kind: Kind;
   readonly pattern: string[];
+  /** The last ply of the span (kind `span`). */
+  readonly plyTo?: number;
+  /** The numbered moves (kind `sequence`): rows beside the pattern's, other moves allowed between them. */
+  readonly sequence?: string[];
 }
 
 export async function run(): Promise<void> {
@@ -42,11 +49,12 @@ export async function run(): Promise<void> {
     console.log(`patterns: ${games} TYGEM games (copies turned) as ${files} SGF collections, ${((await stat(tarPath)).size / 1e6).toFixed(1)} MB`);
     const sought = await samples(tygem);
     const brute = new Map<Kind, { ms: number; found: number }>();
-    for (const kind of ['corner', 'free'] as const) {
+    for (const kind of KINDS) {
       const first = sought.find((s) => s.kind === kind)!;
-      const result = await bruteForce(tygem, wanted, first.pattern, kind === 'corner' ? 'corner' : 'anywhere');
+      const result = await bruteForce(tygem, wanted, first);
       brute.set(kind, result);
-      console.log(`patterns: brute force, ${kind} pattern ${JSON.stringify(first.pattern)}: every game replayed, every placement tested after every ply: ${(result.ms / 1000).toFixed(1)} s, ${result.found} games`);
+      const asked = `${JSON.stringify(first.pattern)}${first.plyTo === undefined ? '' : ` plyTo ${first.plyTo}`}${first.sequence === undefined ? '' : ` sequence ${JSON.stringify(first.sequence)}`}`;
+      console.log(`patterns: brute force, ${kind} pattern ${asked}: every game replayed, every placement tested after every ply: ${(result.ms / 1000).toFixed(1)} s, ${result.found} games`);
     }
     if (process.env.BENCH_PATTERNS_EMBEDDED !== 'false') await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') }, sought, brute);
     const serverUrl = process.env.BENCH_DATABASE_URL;
@@ -76,7 +84,7 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       const answer = await fetch(`${baseUrl}/patterns/games`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ family: 'go', pattern: s.pattern, anchor: s.kind === 'corner' ? 'corner' : 'anywhere' }),
+        body: JSON.stringify({ family: 'go', pattern: s.pattern, anchor: s.kind === 'free' ? 'anywhere' : 'corner', plyTo: s.plyTo, sequence: s.sequence }),
       });
       if (answer.status !== 200) throw new Error(`answered ${answer.status}: ${await answer.text()}`);
       const page = (await answer.json()) as { total: number };
@@ -88,7 +96,7 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
     console.log(
       `patterns [${label}]: first search (reads the filter's rows: ${(filter.bytes / 1e6).toFixed(1)} MB of bits and first plies, ${(filter.lineBytes / 1e6).toFixed(1)} MB of lines kept) ${warm.ms.toFixed(0)} ms; RSS ${before.toFixed(0)} → ${rss().toFixed(0)} MB`,
     );
-    for (const kind of ['corner', 'free'] as const) {
+    for (const kind of KINDS) {
       const times: number[] = [];
       for (const [i, s] of sought.filter((x) => x.kind === kind).entries()) {
         const { ms, total } = await ask(s);
@@ -136,12 +144,16 @@ function replay(sgf: string, visit: (cells: Uint8Array, ply: number) => boolean)
 const cut = (cells: Uint8Array, left: number, top: number, width: number, height: number, wild: (x: number, y: number) => boolean) =>
   Array.from({ length: height }, (_, y) => Array.from({ length: width }, (_, x) => (wild(x, y) ? '*' : '.XO'[cells[(top + y) * 19 + left + x]])).join(''));
 
-/** Turns 19×19 cells: the eight symmetries written out. */
+/** A 19×19 point turned: the eight symmetries written out. */
+const turnPoint = (x: number, y: number, t: number): [number, number] =>
+  ([[x, y], [18 - y, x], [18 - x, 18 - y], [y, 18 - x], [18 - x, y], [x, 18 - y], [y, x], [18 - y, 18 - x]] as [number, number][])[t];
+
+/** Turns 19×19 cells. */
 function turned(cells: Uint8Array, t: number): Uint8Array {
   const out = new Uint8Array(361);
   for (let y = 0; y < 19; y++) {
     for (let x = 0; x < 19; x++) {
-      const [tx, ty] = [[x, y], [18 - y, x], [18 - x, 18 - y], [y, 18 - x], [18 - x, y], [x, 18 - y], [y, x], [18 - y, 18 - x]][t];
+      const [tx, ty] = turnPoint(x, y, t);
       out[ty * 19 + tx] = cells[y * 19 + x];
     }
   }
@@ -154,7 +166,7 @@ const stonesIn = (rows: readonly string[]) => rows.join('').replace(/[^XO]/g, ''
 async function samples(tygem: string): Promise<Sought[]> {
   const found: Sought[] = [];
   for await (const sgf of tygemSgf(tygem, SAMPLES * 3)) {
-    if (found.length >= 2 * SAMPLES) break;
+    if (found.length >= KINDS.length * SAMPLES) break;
     let at40: Uint8Array | null = null;
     let at60: Uint8Array | null = null;
     replay(sgf, (cells, ply) => {
@@ -164,7 +176,8 @@ async function samples(tygem: string): Promise<Sought[]> {
     });
     if (!at40 || !at60) continue;
     const corners = Array.from({ length: 8 }, (_, t) => cut(turned(at40!, t), 0, 0, 7, 6, () => false));
-    const corner = corners.sort((a, b) => stonesIn(b) - stonesIn(a))[0];
+    const best = corners.reduce((most, rows, t) => (stonesIn(rows) > stonesIn(corners[most]) ? t : most), 0);
+    const corner = corners[best];
     let free: string[] = [];
     for (let top = 0; top <= 15; top++) {
       for (let left = 0; left <= 15; left++) {
@@ -174,14 +187,38 @@ async function samples(tygem: string): Promise<Sought[]> {
     }
     if (found.filter((s) => s.kind === 'corner').length < SAMPLES) found.push({ kind: 'corner', pattern: corner });
     if (found.filter((s) => s.kind === 'free').length < SAMPLES) found.push({ kind: 'free', pattern: free });
+    if (found.filter((s) => s.kind === 'span').length < SAMPLES) found.push({ kind: 'span', pattern: corner, plyTo: SPAN_TO });
+    // The corner with the next two moves played in it after ply 40 numbered (their cells empty then).
+    const rows = corner.map((row) => [...row]);
+    const digits = rows.map((row) => row.map(() => '.'));
+    let numbered = 0;
+    for (const { stone, point } of movesOf(sgf).slice(40)) {
+      if (!point) continue;
+      const [x, y] = turnPoint(point.charCodeAt(0) - 97, point.charCodeAt(1) - 97, best);
+      if (x >= 7 || y >= 6) continue;
+      if (rows[y][x] !== '.') break;
+      rows[y][x] = stone === BLACK ? 'X' : 'O';
+      digits[y][x] = String(++numbered);
+      if (numbered === 2) break;
+    }
+    if (numbered > 0 && found.filter((s) => s.kind === 'sequence').length < SAMPLES) {
+      found.push({ kind: 'sequence', pattern: rows.map((row) => row.join('')), sequence: digits.map((row) => row.join('')) });
+    }
   }
   return found;
 }
 
-/** Every game replayed, every placement of the pattern tested after every ply (8 turns × the anchor's offsets): how long, how many games hold it. */
-async function bruteForce(tygem: string, wanted: number, pattern: readonly string[], anchor: 'corner' | 'anywhere'): Promise<{ ms: number; found: number }> {
-  // The placements: the pattern turned by each symmetry of the board, at each offset.
-  const placements: { points: number[]; wants: number[] }[] = [];
+/**
+ * Every game replayed, every placement of the pattern tested after every ply of the span (8 turns ×
+ * the anchor's offsets; numbered cells wanted empty), and with a sequence the numbered moves looked
+ * for in the game's moves after each ply matched: how long, how many games hold it.
+ */
+async function bruteForce(tygem: string, wanted: number, sought: Sought): Promise<{ ms: number; found: number }> {
+  const { pattern, sequence } = sought;
+  const anchor = sought.kind === 'free' ? 'anywhere' : 'corner';
+  const last = sought.plyTo ?? Infinity;
+  // The placements: the pattern turned by each symmetry of the board, at each offset, with the points of its numbered moves in order.
+  const placements: { points: number[]; wants: number[]; moves: { point: number; stone: number }[] }[] = [];
   const ph = pattern.length;
   const pw = pattern[0].length;
   for (let t = 0; t < 8; t++) {
@@ -190,6 +227,7 @@ async function bruteForce(tygem: string, wanted: number, pattern: readonly strin
         if (anchor === 'corner' && (left > 0 || top > 0)) continue;
         const points: number[] = [];
         const wants: number[] = [];
+        const moves: { digit: number; point: number; stone: number }[] = [];
         for (let y = 0; y < ph; y++) {
           for (let x = 0; x < pw; x++) {
             const c = pattern[y][x];
@@ -198,24 +236,45 @@ async function bruteForce(tygem: string, wanted: number, pattern: readonly strin
             const bx = left + x;
             const by = top + y;
             const back = [[bx, by], [by, 18 - bx], [18 - bx, 18 - by], [18 - by, bx], [18 - bx, by], [bx, 18 - by], [by, bx], [18 - by, 18 - bx]][t];
+            const digit = sequence?.[y][x] ?? '.';
             points.push(back[1] * 19 + back[0]);
-            wants.push('.XO'.indexOf(c));
+            wants.push(digit === '.' ? '.XO'.indexOf(c) : 0);
+            if (digit !== '.') moves.push({ digit: Number(digit), point: back[1] * 19 + back[0], stone: '.XO'.indexOf(c) });
           }
         }
-        placements.push({ points, wants });
+        placements.push({ points, wants, moves: moves.sort((a, b) => a.digit - b.digit) });
       }
     }
   }
   const started = performance.now();
   let found = 0;
   for await (const sgf of tygemSgf(tygem, wanted, { turnCopies: true })) {
-    let hit = false;
-    replay(sgf, (cells) => {
-      hit = placements.some(({ points, wants }) => {
-        for (let i = 0; i < points.length; i++) if (cells[points[i]] !== wants[i]) return false;
-        return true;
-      });
-      return hit;
+    const moves = movesOf(sgf).map(({ stone, point }) => ({ stone, point: point ? (point.charCodeAt(1) - 97) * 19 + point.charCodeAt(0) - 97 : -1 }));
+    // The plies at which a placement matches, with it (a sequence is looked for once the line's legal end is known).
+    const matched: { ply: number; placement: number }[] = [];
+    let plies = 0;
+    replay(sgf, (cells, ply) => {
+      plies = ply;
+      // Past the span: the line is followed on only for the numbered moves' legal end.
+      if (ply > last) return !sequence;
+      for (let i = 0; i < placements.length; i++) {
+        const { points, wants } = placements[i];
+        let all = true;
+        for (let k = 0; all && k < points.length; k++) all = cells[points[k]] === wants[k];
+        if (!all) continue;
+        matched.push({ ply, placement: i });
+        if (!sequence) return true;
+      }
+      return false;
+    });
+    const hit = matched.some(({ ply, placement }) => {
+      let q = ply;
+      for (const move of placements[placement].moves) {
+        q++;
+        while (q <= plies && !(moves[q - 1].point === move.point && moves[q - 1].stone === move.stone)) q++;
+        if (q > plies) return false;
+      }
+      return true;
     });
     if (hit) found++;
   }

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { EMPTY, FIRST, LATE_PLY, firstTaken } from '../formats/families/patterns.js';
-import type { Placement } from '../formats/families/patterns.js';
+import type { SequencePlacement } from '../formats/families/patterns.js';
 
 /** A `game_patterns` row as the filter reads it. */
 export interface FilterRow {
@@ -144,9 +144,13 @@ export class PatternFilter {
 
   /**
    * The games of a group that may hold one of the placements: per game id, the indexes of the
-   * placements it may hold. Yields to the event loop between batches of placements.
+   * placements it may hold. Yields to the event loop between batches of placements. With a span of
+   * plies, the placement's stones must all be taken by its last ply, and its empty points are tested
+   * from its first; a placement's numbered moves (a sequence) must be points their player held.
    */
-  async candidates(group: FilterGroup, placements: readonly Placement[]): Promise<Map<number, number[]>> {
+  async candidates(group: FilterGroup, placements: readonly SequencePlacement[], span?: { readonly from: number; readonly to: number }): Promise<Map<number, number[]>> {
+    const from = span?.from ?? 0;
+    const to = span?.to ?? Infinity;
     const found = new Map<number, number[]>();
     const words = (group.ids.length + 31) >> 5;
     for (let index = 0; index < placements.length; index++) {
@@ -167,6 +171,8 @@ export class PatternFilter {
         rows.push(want === FIRST ? group.first[point] : group.second[point]);
         stoneTaken.push(group.taken[point]);
       }
+      const sequence = placement.sequence;
+      if (sequence) for (let k = 0; k < sequence.points.length; k++) rows.push(sequence.states[k] === FIRST ? group.first[sequence.points[k]] : group.second[sequence.points[k]]);
       const count = rows.length;
       for (let w = 0; w < words; w++) {
         let bits = group.alive[w];
@@ -179,6 +185,9 @@ export class PatternFilter {
           // an empty point of it taken before that, and never emptied again, is empty at no such ply.
           let latest = 0;
           for (let k = 0; k < stoneTaken.length; k++) if (stoneTaken[k][slot] > latest) latest = stoneTaken[k][slot];
+          // Taken after the span's last ply (255: at 255 or later, or never): not all on the board in the span.
+          if (latest > to) continue;
+          if (latest < from) latest = from;
           for (let k = 0; k < emptyTaken.length; k++) {
             const taken = emptyTaken[k][slot];
             if (taken <= latest && taken < LATE_PLY && (emptyEmptied[k][w] & low) === 0) continue next;

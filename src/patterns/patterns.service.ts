@@ -6,7 +6,7 @@ import { badCursor, checkedAsParameters, checkedInCursor, encodeCursor, gameFilt
 import type { SearchFilters } from '../catalog/cursor.js';
 import { toGameSummaryDto } from '../catalog/game.mapper.js';
 import type { GameFilters } from '../catalog/game-view.js';
-import { DOTS_MAX_SIDE, FIRST, GO_MAX_SIDE, SECOND, firstMatch, patternCell, placements, readPattern } from '../formats/families/patterns.js';
+import { DOTS_MAX_SIDE, FIRST, GO_MAX_SIDE, SECOND, patternCell, readPattern } from '../formats/families/patterns.js';
 import type { BoardChanges, Pattern, PatternMatch, Placement } from '../formats/families/patterns.js';
 import type { PatternContinuationDto, PatternGamesPageDto } from './dto/pattern-answers.dto.js';
 import { PatternSearchBody } from './dto/pattern-query.dto.js';
@@ -16,6 +16,8 @@ import { AppConfig } from '../common/config.js';
 import { throwIfUnwanted, withDeadline } from '../common/client-gone.js';
 import { searchTimeout } from '../common/problem-codes.js';
 import { PatternsRepository } from './patterns.repository.js';
+import { conditionsOf, matchWithin, placedWithin, sequenceOf, spanCursor, spanFromCursor, spanOf } from './pattern-span.js';
+import type { PatternSpan } from './pattern-span.js';
 
 /** As GET /games. */
 const DEFAULT_PAGE_SIZE = 20;
@@ -38,6 +40,8 @@ interface Sought {
   readonly rows: readonly string[];
   readonly anchor: PatternAnchor;
   readonly colors: PatternColors;
+  /** The span of plies, side to move and numbered moves; absent for a search of every ply. */
+  readonly span?: PatternSpan;
 }
 
 /** A game the pattern appears in. */
@@ -84,6 +88,7 @@ export class PatternsService {
     const cursor = body.cursor === undefined ? undefined : decodePatternCursor(body.cursor);
     const sought = cursor?.sought ?? soughtOf(body);
     const pattern = patternOf(sought.rows);
+    sequenceOf(pattern, sought.span);
     const limit = body.limit ?? DEFAULT_PAGE_SIZE;
     const { filters, after } = resolveSearch({ ...searchFilters(body), family: sought.family, cursor: cursor?.games }, PatternSearchBody);
     const repositoryFilters = gameFilters(filters);
@@ -128,14 +133,16 @@ export class PatternsService {
   /** Every game of the archive the pattern appears in (that passes the filters), newest first. */
   private async search(pattern: Pattern, sought: Sought, repositoryFilters: GameFilters): Promise<Found[]> {
     const found: Found[] = [];
+    const sequence = sequenceOf(pattern, sought.span);
+    const conditions = conditionsOf(sought.span);
     for (const group of this.filter.groupsOf(sought.family)) {
       if (repositoryFilters.boardWidth !== undefined && (group.width !== repositoryFilters.boardWidth || group.height !== repositoryFilters.boardHeight)) continue;
-      const placed = placements(pattern, group.width, group.height, sought.anchor, sought.colors === 'any');
+      const placed = placedWithin(pattern, sequence, group.width, group.height, sought.anchor, sought.colors === 'any', conditions);
       if (placed.length === 0) continue;
-      const candidates = await this.filter.candidates(group, placed);
+      const candidates = await this.filter.candidates(group, placed, conditions ?? undefined);
       const confirm = (board: BoardChanges & { readonly gameId: number; readonly result: string | null; readonly played: string | null }) => {
         const mine = (candidates.get(board.gameId) ?? []).map((index) => placed[index]);
-        const match = firstMatch(board, mine);
+        const match = matchWithin(board, mine, conditions);
         if (match) found.push({ gameId: board.gameId, match, placement: mine[match.placement], boardWidth: board.width, result: board.result, played: board.played });
       };
       const ids = [...candidates.keys()];
@@ -223,7 +230,8 @@ function soughtOf(body: PatternSearchBody): Sought {
   if (body.family !== 'go' && body.family !== 'dots') {
     throw new ProblemException(400, 'pattern.family', `the ${body.family} family has no patterns: pattern search is for go and dots`);
   }
-  return { family: body.family, rows: body.pattern, anchor: body.anchor ?? 'anywhere', colors: body.colors ?? 'same' };
+  const span = spanOf(body);
+  return { family: body.family, rows: body.pattern, anchor: body.anchor ?? 'anywhere', colors: body.colors ?? 'same', ...(span ? { span } : {}) };
 }
 
 /** The pattern of the rows, or 400 saying what is wrong with them. */
@@ -260,7 +268,7 @@ function searchFilters(body: PatternSearchBody): SearchFilters {
 
 /** A cursor of a pattern search: what it seeks, and the cursor of GET /games for the filters and where the page ended. */
 function encodePatternCursor(sought: Sought, games: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, p: { f: sought.family, r: sought.rows, a: sought.anchor, c: sought.colors }, c: games })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 1, p: { f: sought.family, r: sought.rows, a: sought.anchor, c: sought.colors, ...spanCursor(sought.span) }, c: games })).toString('base64url');
 }
 
 /**
@@ -271,12 +279,13 @@ function decodePatternCursor(cursor: string): { sought: Sought; games: string } 
   const { p, c } = readCursor(cursor, ['p', 'c']);
   if (typeof c !== 'string') throw badCursor(`its games cursor ("c") is ${shown(c)}, not text`);
   if (typeof p !== 'object' || p === null || Array.isArray(p)) throw badCursor(`its pattern search ("p") is ${shown(p)}, not a JSON object`);
-  const { f, r, a, c: colors, ...rest } = p as Record<string, unknown>;
+  const { f, r, a, c: colors, s, ...rest } = p as Record<string, unknown>;
   if (Object.keys(rest).length > 0) throw badCursor(`its pattern search holds ${shown(Object.keys(rest)[0])}, which no pattern search has`);
   // A cursor always writes the anchor and the colours; each value is checked as the body's parameter is.
   if (a === undefined || a === null || colors === undefined || colors === null) throw badCursor('its pattern search has no anchor ("a") or no colours ("c")');
   const asked = checkedAsParameters(PatternSearchBody, { family: f, pattern: r, anchor: a, colors }, 'its pattern search');
-  const sought = checkedInCursor(() => soughtOf(asked));
-  checkedInCursor(() => patternOf(sought.rows));
+  const span = spanFromCursor(s);
+  const sought = { ...checkedInCursor(() => soughtOf(asked)), ...(span ? { span } : {}) };
+  checkedInCursor(() => sequenceOf(patternOf(sought.rows), span));
   return { sought, games: c };
 }

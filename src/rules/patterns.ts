@@ -227,9 +227,9 @@ export interface Placement {
  * `edge` — its first row along an edge, its rows going inwards; `anywhere` — any offset. With
  * `swapColors`, each placement again with X and O exchanged. Placements that fix the same points to
  * the same states (a symmetric pattern) are listed once, the first in the order transform, top,
- * left, colours.
+ * left, colours (every placement with `distinct` false: the caller tells them apart).
  */
-export function placements(pattern: Pattern, boardWidth: number, boardHeight: number, anchor: Anchor, swapColors: boolean): Placement[] {
+export function placements(pattern: Pattern, boardWidth: number, boardHeight: number, anchor: Anchor, swapColors: boolean, distinct = true): Placement[] {
   const found: Placement[] = [];
   const seen = new Set<string>();
   const { width: pw, height: ph } = pattern;
@@ -280,7 +280,7 @@ export function placements(pattern: Pattern, boardWidth: number, boardHeight: nu
           }
           const order = points.map((_, i) => i).sort((i, j) => points[i] - points[j]);
           const key = order.map((i) => `${points[i]}:${wants[i]}`).join(',');
-          if (seen.has(key)) continue;
+          if (distinct && seen.has(key)) continue;
           seen.add(key);
           found.push({ transform: t, left, top, width: tw, height: th, swapped, points: Int32Array.from(points), wants: Uint8Array.from(wants) });
         }

@@ -6,6 +6,8 @@ import type { ReplayPly, Replayed } from '../support/positions/dots-replay.js';
 import { turnRows } from '../support/positions/grids.js';
 import { inPatternFrame, isThere, onBoard, region } from '../support/positions/patterns.js';
 import type { Anchor, Where } from '../support/positions/patterns.js';
+import { bruteFirst } from '../support/positions/pattern-span.js';
+import type { Colour, SpanGame } from '../support/positions/pattern-span.js';
 
 /*
  * Pattern search on the real Dots SGF games, against a brute force written here: each game's fields
@@ -161,5 +163,66 @@ describe('patterns: Dots games against a brute-force search', () => {
     expect(items.length).toBeGreaterThan(0);
     // The wildcards where the enclosure is, written as dots or as empty points instead: checked against the brute force likewise.
     for (const cell of ['X', 'O', '.']) await check(pattern.map((row) => row.replaceAll('*', cell)), 'anywhere', 'same');
+  });
+
+  it('within a span of plies, with the side to move and numbered moves (test/support/positions/pattern-span.ts)', async () => {
+    // Each game as that brute force reads it: the colour of a ply's dot is its player's (X the first).
+    const spanGames = new Map<number, SpanGame>(
+      [...games.entries()].map(([id, game]) => [id, { boards: boards.get(id)!, moves: game.moves.map((point, k) => ({ colour: (game.positions[k].toMove === 0 ? 'X' : 'O') as Colour, point })) }]),
+    );
+    interface Asked {
+      readonly pattern: string[];
+      readonly colors: 'same' | 'any';
+      readonly plyFrom?: number;
+      readonly plyTo?: number;
+      readonly toMove?: 'black' | 'white';
+      readonly sequence?: string[];
+      readonly strict?: boolean;
+    }
+    const checkSpan = async (asked: Asked): Promise<Item[]> => {
+      const sought = {
+        pattern: asked.pattern,
+        sequence: asked.sequence ?? null,
+        anchor: 'anywhere' as const,
+        anyColors: asked.colors === 'any',
+        from: asked.plyFrom ?? 0,
+        to: asked.plyTo ?? Infinity,
+        toMove: asked.toMove === undefined ? null : asked.toMove === 'black' ? ('X' as const) : ('O' as const),
+        strict: asked.strict === true,
+      };
+      const want = new Map([...spanGames.entries()].map(([id, game]) => [id, bruteFirst(game, sought)] as const).filter(([, ply]) => ply >= 0).sort((a, b) => b[0] - a[0]));
+      // The brute force held the event loop, which the archive shares: let its idle connections close before asking again.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const found = await allPages({ family: 'dots', anchor: 'anywhere', ...asked });
+      expect(found.total).toBe(want.size);
+      expect(found.items.map((item) => [item.id, item.ply])).toEqual([...want.entries()]);
+      return found.items;
+    };
+    expect((await checkSpan({ pattern: ['X.', '.X'], colors: 'same', plyFrom: 20, plyTo: 40, toMove: 'white' })).length).toBeGreaterThan(0);
+    expect((await checkSpan({ pattern: ['XO', 'OX'], colors: 'any', plyTo: 50, toMove: 'black' })).length).toBeGreaterThan(0);
+    await checkSpan({ pattern: ['.X.', 'XOX'], colors: 'same', plyFrom: 30, plyTo: 45 });
+    // Numbered dots: in a game of 60 plies or more, the first two dots in a row after ply 20 within two points of each other, and the box around them at the ply before.
+    const id = [...games.keys()].sort((a, b) => a - b).find((key) => games.get(key)!.moves.length > 60)!;
+    const game = spanGames.get(id)!;
+    const p0 = [...Array(30).keys()].map((k) => 20 + k).find((p) => {
+      const [a, b] = [game.moves[p].point, game.moves[p + 1].point];
+      return a !== null && b !== null && Math.abs(a[0] - b[0]) <= 2 && Math.abs(a[1] - b[1]) <= 2;
+    })!;
+    expect(p0).toBeDefined();
+    const [a, b] = [game.moves[p0].point!, game.moves[p0 + 1].point!];
+    const [width, height] = [games.get(id)!.width, games.get(id)!.height];
+    const left = Math.max(0, Math.min(Math.min(a[0], b[0]) - 1, width - 4));
+    const top = Math.max(0, Math.min(Math.min(a[1], b[1]) - 1, height - 4));
+    const rows = region(boards.get(id)![p0], left, top, 4, 4).map((row) => [...row]);
+    const digits = rows.map((row) => row.map(() => '.'));
+    for (const [k, point] of [a, b].entries()) {
+      rows[point[1] - top][point[0] - left] = game.moves[p0 + k].colour;
+      digits[point[1] - top][point[0] - left] = String(k + 1);
+    }
+    const pattern = rows.map((row) => row.join(''));
+    const sequence = digits.map((row) => row.join(''));
+    const strict = await checkSpan({ pattern, sequence, colors: 'same', strict: true, plyFrom: p0 - 5, plyTo: p0 + 5 });
+    expect(strict.find((item) => item.id === id)?.ply).toBe(p0);
+    await checkSpan({ pattern, sequence, colors: 'any', plyTo: p0 + 20 });
   });
 });

@@ -200,7 +200,9 @@ describe('patterns: Go games against a brute-force search', () => {
     expect(await code({ family: 'go', pattern: ['..', '.*'] })).toBe('pattern.no_stones');
     expect(await code({ family: 'go', pattern: Array.from({ length: 26 }, () => 'X') })).toBe('pattern.too_large');
     expect(await code({ family: 'go', pattern: ['XXXXXXXXXX'], boardSize: '9' })).toBe('pattern.too_large');
-    expect(await code({ family: 'checkers', pattern: ['X'] })).toBe('pattern.family');
+    expect(await code({ family: 'peg-solitaire', pattern: ['X'] })).toBe('pattern.family');
+    // Draughts has patterns of its own kind: 8 rows of 8.
+    expect(await code({ family: 'checkers', pattern: ['X'] })).toBe('pattern.invalid');
     expect(await code({ family: 'go', pattern: ['X'], anchor: 'middle' })).toBe('request.invalid');
     expect(await code({ family: 'go' })).toBe('request.invalid');
     expect(await code({ cursor: 'bm90IGEgY3Vyc29y' })).toBe('request.bad_cursor');

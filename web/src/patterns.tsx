@@ -27,6 +27,10 @@ interface Sought {
   readonly anchor: PatternAnchor;
   readonly colors: PatternColors;
   readonly rows: readonly string[];
+  /** The span of plies ('' for none) and who is to move then ('' for either). */
+  readonly plyFrom: string;
+  readonly plyTo: string;
+  readonly toMove: '' | 'black' | 'white';
 }
 
 const PAGE = 20;
@@ -58,11 +62,22 @@ function soughtOf(params: URLSearchParams): Sought {
     anchor: anchor in ANCHORS ? anchor : 'corner',
     colors: params.get('colors') === 'any' ? 'any' : 'same',
     rows: rows.length > 0 && rows.every((row) => row.length === rows[0].length && /^[XO.*]+$/.test(row)) ? rows : ['.....', '.....', '.....', '.....'],
+    plyFrom: plyText(params.get('plyFrom')),
+    plyTo: plyText(params.get('plyTo')),
+    toMove: params.get('toMove') === 'black' ? 'black' : params.get('toMove') === 'white' ? 'white' : '',
   };
+}
+
+/** A ply as the hash or the form gives it: digits, or '' for none. */
+function plyText(value: string | null): string {
+  const text = (value ?? '').trim();
+  return /^\d{1,6}$/.test(text) ? String(Number(text)) : '';
 }
 
 function hashOf(sought: Sought): string {
   const query = new URLSearchParams({ family: sought.family, board: sought.board, anchor: sought.anchor, colors: sought.colors, rows: sought.rows.join('/') });
+  // The span and the side to move only when given, so that a search without them keeps its hash.
+  for (const key of ['plyFrom', 'plyTo', 'toMove'] as const) if (sought[key] !== '') query.set(key, sought[key]);
   return `#/patterns?${query}`;
 }
 
@@ -96,7 +111,7 @@ function rowsOf(draft: Draft): string[] {
 }
 
 function soughtOfDraft(draft: Draft): Sought {
-  return { family: draft.family, board: draft.board, anchor: draft.anchor, colors: draft.colors, rows: rowsOf(draft) };
+  return { family: draft.family, board: draft.board, anchor: draft.anchor, colors: draft.colors, rows: rowsOf(draft), plyFrom: plyText(draft.plyFrom), plyTo: plyText(draft.plyTo), toMove: draft.toMove };
 }
 
 export function PatternsPage({ query: params }: { query: URLSearchParams }) {
@@ -133,6 +148,9 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
   return (
     <>
       <h1>Patterns</h1>
+      <p>
+        <a href="#/patterns?family=checkers">Russian draughts by squares and material</a>
+      </p>
       <div class="pattern-layout">
         <form class="pattern-form" role="search" aria-label="Pattern" onSubmit={submit}>
           <div class="filters">
@@ -168,6 +186,28 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
                 </option>
                 <option value="any" selected={draft.colors === 'any'}>
                   either way
+                </option>
+              </select>
+            </label>
+            <label>
+              From ply
+              <input name="plyFrom" type="number" min={0} value={draft.plyFrom} onInput={(event) => set({ plyFrom: (event.currentTarget as HTMLInputElement).value })} placeholder="0" size={5} />
+            </label>
+            <label>
+              To ply
+              <input name="plyTo" type="number" min={0} value={draft.plyTo} onInput={(event) => set({ plyTo: (event.currentTarget as HTMLInputElement).value })} placeholder="the end" size={5} />
+            </label>
+            <label>
+              To move
+              <select name="toMove" onChange={(event) => set({ toMove: (event.currentTarget as HTMLSelectElement).value as Sought['toMove'] })}>
+                <option value="" selected={draft.toMove === ''}>
+                  either
+                </option>
+                <option value="black" selected={draft.toMove === 'black'}>
+                  X ({draft.family === 'go' ? 'black' : 'first player'})
+                </option>
+                <option value="white" selected={draft.toMove === 'white'}>
+                  O ({draft.family === 'go' ? 'white' : 'second player'})
                 </option>
               </select>
             </label>
@@ -221,7 +261,16 @@ function clamp(value: number, most: number | undefined): number {
 }
 
 function bodyOf(sought: Sought) {
-  return { family: sought.family, pattern: [...sought.rows], anchor: sought.anchor, colors: sought.colors, boardSize: sought.board.trim() };
+  return {
+    family: sought.family,
+    pattern: [...sought.rows],
+    anchor: sought.anchor,
+    colors: sought.colors,
+    boardSize: sought.board.trim(),
+    ...(sought.plyFrom !== '' ? { plyFrom: Number(sought.plyFrom) } : {}),
+    ...(sought.plyTo !== '' ? { plyTo: Number(sought.plyTo) } : {}),
+    ...(sought.toMove !== '' ? { toMove: sought.toMove } : {}),
+  };
 }
 
 /**
