@@ -38,7 +38,8 @@ const SAMPLES = Number(process.env.BENCH_POSITIONS_SAMPLES ?? 200);
 /** BENCH_POSITIONS_BASELINES=false: only the import with the index (a million games: the pace goal is the 100,000-game run's). */
 const BASELINES = process.env.BENCH_POSITIONS_BASELINES !== 'false';
 /** The issue's goals (p95, ms): at 100,000 games, and at a million on a server. */
-const goalsFor = (games: number) => (games >= 1_000_000 ? { games: 50, explorer: 250, filtered: 300 } : { games: 20, explorer: 100, filtered: 300 });
+const goalsFor = (games: number) =>
+  games >= 1_000_000 ? { games: 50, explorer: 250, filtered: 300, history: 200, byYear: 400 } : { games: 20, explorer: 100, filtered: 300, history: 50, byYear: 150 };
 
 export async function run(): Promise<void> {
   const tygem = realdataForBench('positions', TYGEM_GAMES);
@@ -146,7 +147,19 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       [SAMPLES],
     );
     const http = (path: string) => timedGet(baseUrl, path);
-    const timed: Record<string, number[]> = { games: [], explorer: [], 'games, a month of play': [], 'explorer, a month of play': [], 'games, a player': [], 'explorer, a player': [], 'bare SQL': [] };
+    const timed: Record<string, number[]> = {
+      games: [],
+      explorer: [],
+      'games, a month of play': [],
+      'explorer, a month of play': [],
+      'games, a player': [],
+      'explorer, a player': [],
+      'bare SQL': [],
+      // Issue 46: the position's history and the explorer by year, beside the bare SQL of the history.
+      history: [],
+      'explorer by year': [],
+      'bare SQL of the history': [],
+    };
     for (const sample of samples) {
       const at = `game=${sample.game_id}&ply=${sample.ply}`;
       timed.games.push(await http(`/positions/games?${at}`));
@@ -164,10 +177,19 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
         timed['explorer, a player'].push(await http(`/positions/explorer?${at}&${player}`));
       }
       timed['bare SQL'].push(await bareSql(db, sample.key));
+      timed.history.push(await http(`/positions/history?${at}`));
+      timed['explorer by year'].push(await http(`/positions/explorer?${at}&by=year`));
+      timed['bare SQL of the history'].push(await bareHistorySql(db, sample.key));
     }
     for (const [name, times] of Object.entries(timed)) {
       const sorted = [...times].sort((a, b) => a - b);
-      const goal = name === 'games' ? goals.games : name === 'explorer' ? goals.explorer : name === 'bare SQL' ? null : goals.filtered;
+      const goal =
+        name === 'games' ? goals.games
+        : name === 'explorer' ? goals.explorer
+        : name === 'history' ? goals.history
+        : name === 'explorer by year' ? goals.byYear
+        : name.startsWith('bare SQL') ? null
+        : goals.filtered;
       const p95 = percentile(sorted, 95);
       console.log(
         `positions [${label}]: ${name.padEnd(26)} ${String(sorted.length).padStart(4)} positions, p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms` +
@@ -245,6 +267,34 @@ async function bareSql(db: DataSource, key: Buffer): Promise<number> {
        WHERE (game_id = ANY($4::bigint[]) OR buckets @> ARRAY[$2::int]) AND NOT openings @> ARRAY[$3::bigint] AND position($1::bytea IN tail) > 0
      )
      SELECT game_id, at / 11 AS ply, count(*) OVER () AS total FROM hit WHERE at >= 0 AND at % 11 = 0 ORDER BY game_id DESC LIMIT 20`,
+    [key, bucket, key.readBigInt64BE(0).toString(), later],
+  );
+  return performance.now() - started;
+}
+
+/**
+ * A position's history as hand-written queries: the candidates as {@link bareSql} reads them, then
+ * every game holding the key (each once, at its first arrival) counted by the year of its row's day.
+ */
+async function bareHistorySql(db: DataSource, key: Buffer): Promise<number> {
+  const top = keyTopAt(key, 0);
+  const bucket = bucketAt(key, 0);
+  const started = performance.now();
+  const rows: { bits: number; part: number; shift: number; base: string; games: Buffer }[] = await db.query(
+    `SELECT p.bits, p.part, p.shift, p.base, p.games FROM unnest($2::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+     CROSS JOIN LATERAL (SELECT bits, part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits OFFSET 0) p`,
+    [top, RUN_BITS],
+  );
+  const later: number[] = [];
+  for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, top >>> (32 - row.bits), later);
+  await db.query(
+    `WITH hit AS (
+       SELECT played, ply * 11 AS at FROM opening_positions WHERE key = $3::bigint
+       UNION ALL
+       SELECT played, octet_length(head) + position($1::bytea IN tail) - 1 FROM game_positions
+       WHERE (game_id = ANY($4::bigint[]) OR buckets @> ARRAY[$2::int]) AND NOT openings @> ARRAY[$3::bigint] AND position($1::bytea IN tail) > 0
+     )
+     SELECT extract(year FROM played)::int AS year, count(*) AS games FROM hit WHERE at >= 0 AND at % 11 = 0 GROUP BY 1`,
     [key, bucket, key.readBigInt64BE(0).toString(), later],
   );
   return performance.now() - started;

@@ -53,8 +53,34 @@ export interface MoveRow {
   readonly result: string;
   readonly games: number;
   readonly lastPlayed: string | null;
+  /** The first day one of those games was played, where recorded (the explorer's rows: the tree's years). */
+  readonly firstPlayed?: string | null;
   /** The newest of those games (the highest id). */
   readonly newest: number;
+}
+
+/** How many games reaching a position were played in a year (null: undated). */
+export interface YearRow {
+  readonly year: number | null;
+  readonly games: number;
+}
+
+/** A {@link MoveRow} of one year, with the sum and count of the movers' known ranks or ratings. */
+export interface MoveYearRow extends MoveRow {
+  readonly year: number | null;
+  readonly levelSum: number;
+  readonly levels: number;
+}
+
+/** Which players' level the explorer by year averages: Go's ranks, other families' ratings (`game_ranks`). */
+export type MoverLevel = 'rank' | 'rating';
+
+/** A game reaching a position: its result, its day, and its entries from its first arrival there on. */
+export interface ArrivalRow {
+  readonly game: number;
+  readonly result: string;
+  readonly played: string | null;
+  readonly entries: Buffer;
 }
 
 /** The games a search confirms by their later positions, and how many hold the key among their opening keys. */
@@ -163,7 +189,7 @@ export class PositionsRepository {
   /**
    * The moves played from the position by the games reaching it (narrowed by the filters), each
    * game counted once, by the move after its first arrival: per move and result (the winner's
-   * colour, `draw` or `unknown`), how many games, the last day one of them was played and the newest
+   * colour, `draw` or `unknown`), how many games, the first and last days one of them was played and the newest
    * of them. The games that ended in the position are rows too, with a move of 0xff bytes: every
    * game is in one row. Results and days are the position rows' own: with no filter, no other table is read.
    */
@@ -176,24 +202,110 @@ export class PositionsRepository {
     // opening_positions' index, a group of rows at a time, apart from those holding it later on.
     const apart = where.length === 0 && narrowing === null;
     const { sql: hits, filtered, openingMoves } = hitsOf(sought, later, params, narrowing, filters, apart);
-    const rows: { move: Buffer; result: string; games: string; last_played: string | null; newest: string }[] = await this.dataSource.query(
+    const rows: { move: Buffer; result: string; games: string; last_played: string | null; first_played: string | null; newest: string }[] = await this.dataSource.query(
       apart
         ? `WITH ${hits}
-           SELECT substring(m.turn FROM 2) AS move, m.result, sum(m.games) AS games, to_char(max(m.played), 'YYYY-MM-DD') AS last_played, max(m.newest) AS newest
+           SELECT substring(m.turn FROM 2) AS move, m.result, sum(m.games) AS games, to_char(max(m.played), 'YYYY-MM-DD') AS last_played,
+                  to_char(min(m.first), 'YYYY-MM-DD') AS first_played, max(m.newest) AS newest
            FROM (
              ${openingMoves}
              UNION ALL
-             SELECT substring(h.entry FROM 9), coalesce(h.result, 'unknown'), count(*), max(h.played), max(h.game_id) FROM hit h GROUP BY 1, 2
+             SELECT substring(h.entry FROM 9), coalesce(h.result, 'unknown'), count(*), max(h.played), max(h.game_id), min(h.played) FROM hit h GROUP BY 1, 2
            ) m
            GROUP BY 1, 2`
         : `WITH ${hits}
            SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
-                  to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
+                  to_char(max(h.played), 'YYYY-MM-DD') AS last_played, to_char(min(h.played), 'YYYY-MM-DD') AS first_played, max(h.game_id) AS newest
            FROM hit h${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
            GROUP BY 1, 2`,
       params,
     );
-    return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played, newest: Number(row.newest) }));
+    return rows.map((row) => ({ move: row.move, result: row.result, games: Number(row.games), lastPlayed: row.last_played, firstPlayed: row.first_played, newest: Number(row.newest) }));
+  }
+
+  /** Whether the players' ranks and ratings are indexed (`game_ranks`, which the explorer by year averages). */
+  @GenerateSql()
+  async hasRanks(): Promise<boolean> {
+    const rows = await this.prepared<{ found: boolean }>(`SELECT to_regclass('game_ranks') IS NOT NULL AS found`, []);
+    return rows[0].found;
+  }
+
+  /**
+   * A position's history: the games reaching it (narrowed by the filters, each counted once) by the
+   * year they were played (null: undated). The year is the position rows' own day of play (the
+   * analysis's `date_played`, copied into them): with no filter, no other table is read.
+   */
+  @GenerateSql()
+  async years(sought: PositionSought, filters: GameFilters): Promise<YearRow[]> {
+    const { where, params } = joinedFilters(filters);
+    const { later, openingGames } = await this.candidates(sought);
+    const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), filters);
+    const rows: { year: number | null; games: string }[] = await this.dataSource.query(
+      `WITH ${hits}
+       SELECT extract(year FROM h.played)::int AS year, count(*) AS games
+       FROM hit h${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+       GROUP BY 1`,
+      params,
+    );
+    return rows.map((row) => ({ year: row.year === null ? null : Number(row.year), games: Number(row.games) }));
+  }
+
+  /**
+   * {@link moves} by year as well: per move, result and year played (null: undated), the same
+   * counts, and the sum and count of the known ranks (Go) or ratings of the players who played the
+   * move, from `game_ranks` (null `mover`: none read). The mover's seat is the game identity's
+   * (Go and Dots write each ply's mover there): other families get none.
+   */
+  @GenerateSql()
+  async movesByYear(sought: PositionSought, filters: GameFilters, mover: MoverLevel | null): Promise<MoveYearRow[]> {
+    const { where, params } = joinedFilters(filters);
+    const { later, openingGames } = await this.candidates(sought);
+    const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), filters);
+    const level = mover === null ? null : moverLevel(mover, sought.stride, params);
+    const rows: { move: Buffer; result: string; year: number | null; games: string; last_played: string | null; first_played: string | null; newest: string; level_sum: number | null; levels: string }[] =
+      await this.dataSource.query(
+        `WITH ${hits}${level === null ? '' : `, ${level.cte}`}
+         SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, extract(year FROM h.played)::int AS year, count(*) AS games,
+                to_char(max(h.played), 'YYYY-MM-DD') AS last_played, to_char(min(h.played), 'YYYY-MM-DD') AS first_played, max(h.game_id) AS newest,
+                ${level === null ? 'NULL::float8 AS level_sum, 0 AS levels' : `sum(${level.value})::float8 AS level_sum, count(${level.value}) AS levels`}
+         FROM hit h${level === null ? '' : ` ${level.join}`}${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}
+         GROUP BY 1, 2, 3`,
+        params,
+      );
+    return rows.map((row) => ({
+      move: row.move,
+      result: row.result,
+      year: row.year === null ? null : Number(row.year),
+      games: Number(row.games),
+      lastPlayed: row.last_played,
+      firstPlayed: row.first_played,
+      newest: Number(row.newest),
+      levelSum: row.level_sum === null ? 0 : Number(row.level_sum),
+      levels: Number(row.levels),
+    }));
+  }
+
+  /**
+   * The games reaching the position (narrowed by the filters), each with its result, its day and
+   * `entries` of its positions from its first arrival there on (fewer where the game ends): the
+   * opening tree (GET /positions/tree) follows them in memory rather than search each of its nodes.
+   * The tail is read only for a game whose entries run past its head.
+   */
+  @GenerateSql()
+  async arrivals(sought: PositionSought, filters: GameFilters, entries: number): Promise<ArrivalRow[]> {
+    const { where, params } = joinedFilters(filters);
+    const { later, openingGames } = await this.candidates(sought);
+    const { sql: hits, filtered } = hitsOf(sought, later, params, await this.narrowFirst(where, params, openingGames), filters);
+    const length = `$${params.push(entries * sought.stride)}::int`;
+    const rows: { game_id: string; result: string; played: string | null; entries: Buffer }[] = await this.dataSource.query(
+      `WITH ${hits}
+       SELECT h.game_id, coalesce(h.result, 'unknown') AS result, to_char(h.played, 'YYYY-MM-DD') AS played,
+              CASE WHEN h.at + ${length} <= octet_length(p.head) THEN substring(p.head FROM h.at + 1 FOR ${length})
+                   ELSE substring(p.head || coalesce(p.tail, ''::bytea) FROM h.at + 1 FOR ${length}) END AS entries
+       FROM hit h JOIN game_positions p ON p.game_id = h.game_id${where.length > 0 && !filtered ? ` JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE ${where.join(' AND ')}` : ''}`,
+      params,
+    );
+    return rows.map((row) => ({ game: Number(row.game_id), result: row.result, played: row.played, entries: row.entries }));
   }
 
   /**
@@ -395,7 +507,7 @@ function hitsOf(
        )`;
   // The opening rows' moves, grouped as the index orders them: (turn, result).
   const openingMoves = openingsApart
-    ? `SELECT o.turn, o.result, count(*) AS games, max(o.played) AS played, max(o.game_id) AS newest FROM ${openingRows}${exact('get_byte(o.turn, 0)')} GROUP BY o.turn, o.result`
+    ? `SELECT o.turn, o.result, count(*) AS games, max(o.played) AS played, max(o.game_id) AS newest, min(o.played) AS first FROM ${openingRows}${exact('get_byte(o.turn, 0)')} GROUP BY o.turn, o.result`
     : '';
   return { sql, filtered: narrowing !== null || onlyPeriod(filters), openingMoves };
 }
@@ -422,4 +534,27 @@ function conditionsOf(sought: PositionSought, later: readonly number[], params: 
   const openingKey = `$${params.push(signedKeyAt(sought.key, 0))}::bigint`;
   const laterHolds = `(p.game_id = ANY($${params.push(later)}::bigint[]) OR p.buckets @> ARRAY[$${params.push(sought.bucket)}::int])`;
   return { key, openingKey, opening: `ARRAY[${openingKey}]`, laterHolds };
+}
+
+/**
+ * The rank or rating of the player who played the move after the first arrival of each game of
+ * `hit` (`value`, null when unknown): the side to move is the same in every game reaching the
+ * position (its key holds it), so one game tells its seat (CTE `mover`): the game identity's row
+ * holds each ply's mover counted from the first mover's seat (Go and Dots, 2 bytes a ply: the low 2
+ * bits, after the start's bytes). Each game's `game_ranks` row is then joined by its id (`join`).
+ */
+function moverLevel(level: MoverLevel, stride: number, params: unknown[]): { cte: string; join: string; value: string } {
+  const column = level === 'rank' ? 'ranks' : 'ratings';
+  const ply = `(h.at / $${params.push(stride)}::int)`;
+  return {
+    cte: `mover AS (
+           SELECT (i.first_seat + (get_byte(i.sequence, octet_length(i.sequence) - 2 * i.plies + 2 * ${ply} + 1) & 3))
+                  % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 2)::int AS seat
+           FROM hit h JOIN game_identities i ON i.game_id = h.game_id
+           WHERE i.first_seat IS NOT NULL AND ${ply} < i.plies
+           LIMIT 1
+         )`,
+    join: 'LEFT JOIN game_ranks r ON r.game_id = h.game_id',
+    value: `r.${column}[(SELECT seat FROM mover) + 1]::float8`,
+  };
 }

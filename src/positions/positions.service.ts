@@ -12,11 +12,28 @@ import type { SearchFilters } from '../catalog/cursor.js';
 import { toGameSummaryDto } from '../catalog/game.mapper.js';
 import { InjectReads } from '../database/read-replicas.js';
 import type { Reads } from '../database/read-replicas.js';
-import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto } from './dto/position-answers.dto.js';
+import type { ExplorerDto, ExplorerMoveDto, PositionGamesPageDto, PositionHistoryDto } from './dto/position-answers.dto.js';
+import type { ExplorerBoardBody, ExplorerBreakdown, ExplorerGameQuery } from './dto/position-query.dto.js';
+import { addYears, historyOf, levelOf } from './position-history.js';
 import { PositionFiltersQuery, SYMMETRY_MODES } from './dto/position-query.dto.js';
 import type { BoardPositionBody, GamePositionQuery, SymmetryMode } from './dto/position-query.dto.js';
 import { bucketAt, keyTopAt } from '../indexes/positions/position-rows.js';
 import { PositionsRepository } from './positions.repository.js';
+import { arrivalsSource, buildTree, gameLine, writtenSetup } from './position-tree.builder.js';
+import type { TreeSource } from './position-tree.builder.js';
+import { TREE_MEDIA_TYPES, nodeComment, writeTree } from './position-tree.js';
+import type { TreeRoot } from './position-tree.js';
+import { DEFAULT_TREE_DEPTH, DEFAULT_TREE_MIN_GAMES } from './dto/position-tree.query.js';
+import type { BoardTreeBody, PositionTreeQuery } from './dto/position-tree.query.js';
+
+/** A tree written out: SGF or PDN text. */
+export interface WrittenTree {
+  readonly mediaType: string;
+  readonly content: string;
+  readonly filename: string;
+}
+
+type TreeStart = Pick<TreeRoot, 'setup' | 'fen' | 'line' | 'firstMover' | 'firstMoveNumber'>;
 import { AppConfig } from '../common/config.js';
 import { withDeadline } from '../common/client-gone.js';
 import { searchTimeout } from '../common/problem-codes.js';
@@ -67,12 +84,93 @@ export class PositionsService {
     });
   }
 
-  async explorerOfGame(query: GamePositionQuery): Promise<ExplorerDto> {
-    return this.bounded(async () => this.explorer(await this.ofGame(query), query));
+  async explorerOfGame(query: ExplorerGameQuery): Promise<ExplorerDto> {
+    return this.bounded(async () => this.explorer(await this.ofGame(query), query, query.by));
   }
 
-  async explorerOfBoard(body: BoardPositionBody): Promise<ExplorerDto> {
-    return this.bounded(() => this.explorer(ofBoard(body), body));
+  async explorerOfBoard(body: ExplorerBoardBody): Promise<ExplorerDto> {
+    return this.bounded(() => this.explorer(ofBoard(body), body, body.by));
+  }
+
+  /** A position's history (position-history.ts): the games reaching it by year. */
+  async historyOfGame(query: GamePositionQuery): Promise<PositionHistoryDto> {
+    return this.bounded(async () => this.history(await this.ofGame(query), query));
+  }
+
+  async historyOfBoard(body: BoardPositionBody): Promise<PositionHistoryDto> {
+    return this.bounded(() => this.history(ofBoard(body), body));
+  }
+
+  private async history(sought: Sought, query: PositionFiltersQuery): Promise<PositionHistoryDto> {
+    // One answer, no pages: a cursor is not followed, but a forged one is refused as everywhere.
+    if (query.cursor !== undefined) resolveSearch({ cursor: decodePositionCursor(query.cursor).games }, PositionFiltersQuery);
+    const { filters } = resolveSearch(searchFilters(query));
+    const target = soughtRows(sought);
+    return historyOf(await this.positions.read((positions) => positions.years(target, gameFilters(filters))));
+  }
+
+  /** The explorer as a tree (position-tree.ts): every move played in at least `minGames` games, to `depth` plies. */
+  async treeOfGame(query: PositionTreeQuery): Promise<WrittenTree> {
+    return this.bounded(async () => {
+      const sought = await this.ofGame(query);
+      const track = await this.positions.read((positions) => positions.track(query.game!));
+      return this.tree(sought, query, gameLine(track!, query.ply!, query.game!), `game ${query.game} after ply ${query.ply}`);
+    });
+  }
+
+  async treeOfBoard(body: BoardTreeBody): Promise<WrittenTree> {
+    return this.bounded(() => {
+      const sought = ofBoard(body);
+      const written = body.family === 'checkers' ? `FEN ${body.fen}` : `SGF ${body.sgf}`;
+      return this.tree(sought, body, writtenSetup(body.family, body, sought.key.readBigUInt64BE(0)), written);
+    });
+  }
+
+  private async tree(sought: Sought, query: PositionTreeQuery | BoardTreeBody, start: TreeStart, asked: string): Promise<WrittenTree> {
+    if (sought.family !== 'go' && sought.family !== 'dots' && sought.family !== 'checkers') {
+      throw new ProblemException(400, 'position.family', `a tree is written for go, dots and checkers; not for ${sought.family}`);
+    }
+    if (query.cursor !== undefined) resolveSearch({ cursor: decodePositionCursor(query.cursor).games }, PositionFiltersQuery);
+    const { depth: _depth, minGames: _minGames, ...rest } = query;
+    const { filters } = resolveSearch(searchFilters(rest));
+    const repositoryFilters = gameFilters(filters);
+    const depth = query.depth ?? DEFAULT_TREE_DEPTH;
+    const minGames = query.minGames ?? DEFAULT_TREE_MIN_GAMES;
+    // Every symmetry: the root's games read once with their next positions, and followed in memory.
+    // As they stand (symmetry=none): the explorer's own search at each node, which keeps only the
+    // games whose board there is the node's as it stands.
+    const source: TreeSource =
+      sought.symmetry === 'all'
+        ? arrivalsSource(
+            await this.positions.read((positions) => positions.arrivals(soughtRows(sought), repositoryFilters, depth + 1)),
+            sought.family,
+            sought.width,
+            sought.height,
+          )
+        : {
+            moves: (at) => this.positions.read((positions) => positions.moves(soughtRows(at as Sought), repositoryFilters)),
+            track: (game) => this.positions.read((positions) => positions.track(game)),
+          };
+    const built = await buildTree(source, sought, depth, minGames);
+    const narrowed = Object.entries(filters).map(([name, value]) => `${name}=${String(value)}`);
+    const comment = [
+      `Tabula opening tree of ${asked}`,
+      `${depth} plies deep, moves played in at least ${minGames} game${minGames === 1 ? '' : 's'}`,
+      narrowed.length > 0 ? `games: ${narrowed.join(', ')}` : 'all games',
+      `symmetry: ${sought.symmetry}`,
+      `made ${new Date().toISOString().slice(0, 10)}`,
+    ].join('; ');
+    const family = sought.family;
+    const content = writeTree({
+      family,
+      width: sought.width,
+      height: sought.height,
+      ...start,
+      comment,
+      positionComment: `${nodeComment(built.games, built.results, null, null)} reach this position`,
+      children: built.children,
+    });
+    return { mediaType: TREE_MEDIA_TYPES[family], content, filename: `tree.${family === 'checkers' ? 'pdn' : 'sgf'}` };
   }
 
   /** A search under SEARCH_TIMEOUT_MS: past it, 503 search.timeout, and its statements cancelled on a server. */
@@ -100,13 +198,17 @@ export class PositionsService {
     };
   }
 
-  private async explorer(sought: Sought, query: PositionFiltersQuery): Promise<ExplorerDto> {
+  private async explorer(sought: Sought, query: PositionFiltersQuery, by?: ExplorerBreakdown): Promise<ExplorerDto> {
     // The explorer answers in one page: a cursor sent to it is not followed, but a forged one is refused as everywhere.
     if (query.cursor !== undefined) resolveSearch({ cursor: decodePositionCursor(query.cursor).games }, PositionFiltersQuery);
     const { filters } = resolveSearch(searchFilters(query));
     const repositoryFilters = gameFilters(filters);
     const target = soughtRows(sought);
-    const rows = await this.positions.read((positions) => positions.moves(target, repositoryFilters));
+    const byYear =
+      by === 'year'
+        ? await this.positions.read(async (positions) => positions.movesByYear(target, repositoryFilters, (await positions.hasRanks()) ? levelOf(sought.family) : null))
+        : undefined;
+    const rows = byYear ?? (await this.positions.read((positions) => positions.moves(target, repositoryFilters)));
     const games = rows.reduce((sum, row) => sum + row.games, 0);
     const moves = new Map<string, ExplorerMoveDto>();
     for (const row of rows) {
@@ -123,6 +225,7 @@ export class PositionsService {
       move.results[row.result] = (move.results[row.result] ?? 0) + row.games;
       if (row.lastPlayed !== null && (move.lastPlayed === null || row.lastPlayed > move.lastPlayed)) move.lastPlayed = row.lastPlayed;
     }
+    if (byYear) addYears(moves, byYear, sought.family);
     return { games, moves: [...moves.values()].sort((a, b) => b.games - a.games || a.move.localeCompare(b.move)) };
   }
 

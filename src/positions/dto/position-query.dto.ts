@@ -53,3 +53,24 @@ export class BoardPositionBody extends OmitType(PositionFiltersQuery, ['family']
   @MaxLength(2_000)
   fen?: string;
 }
+
+export const EXPLORER_BREAKDOWNS = ['year'] as const;
+export type ExplorerBreakdown = (typeof EXPLORER_BREAKDOWNS)[number];
+
+/** The explorer's position named by a game and a ply, and how to break its moves down. */
+export class ExplorerGameQuery extends GamePositionQuery {
+  /** `year`: each move also by the year its games were played, with their average year and players' rank or rating. */
+  @ApiPropertyOptional({ enum: EXPLORER_BREAKDOWNS, enumName: 'ExplorerBreakdown' })
+  @IsOptional()
+  @IsIn(EXPLORER_BREAKDOWNS)
+  by?: ExplorerBreakdown;
+}
+
+/** The explorer's position written out, and how to break its moves down. */
+export class ExplorerBoardBody extends BoardPositionBody {
+  /** As `by` of GET /positions/explorer. */
+  @ApiPropertyOptional({ enum: EXPLORER_BREAKDOWNS, enumName: 'ExplorerBreakdown' })
+  @IsOptional()
+  @IsIn(EXPLORER_BREAKDOWNS)
+  by?: ExplorerBreakdown;
+}
