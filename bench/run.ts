@@ -4,6 +4,7 @@ import { run as checkers } from './checkers.js';
 import { run as cluster } from './cluster.js';
 import { run as dots } from './dots.js';
 import { run as dotsServer } from './dots-server.js';
+import { run as draughtsPatterns } from './draughts-patterns.js';
 import { run as exportGames } from './export.js';
 import { run as fair } from './fair.js';
 import { run as go } from './go.js';
@@ -17,9 +18,12 @@ import { run as load } from './load.js';
 import { run as migration } from './migration.js';
 import { run as positionKeys } from './position-keys.js';
 import { run as positions } from './positions.js';
+import { run as positionsTree } from './positions-tree.js';
 import { run as rss } from './rss.js';
 import { run as search } from './search.js';
 import { run as storage } from './storage.js';
+import { run as tags } from './tags.js';
+import { run as texts } from './texts.js';
 import { run as tokens } from './tokens.js';
 
 /**
@@ -34,7 +38,9 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   'peg-solitaire': pegSolitaire,
   'position-keys': positionKeys,
   positions,
+  'positions-tree': positionsTree,
   patterns,
+  'draughts-patterns': draughtsPatterns,
   identity,
   archive,
   export: exportGames,
@@ -43,7 +49,9 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   interchange,
   rss,
   search,
+  tags,
   storage,
+  texts,
   load,
   fair,
   migration,

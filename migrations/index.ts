@@ -24,6 +24,10 @@ import { Accounts1765900000000 } from './1765900000000-Accounts.js';
 import { DotsLogins1766000000000 } from './1766000000000-DotsLogins.js';
 import { RateLimits1766100000000 } from './1766100000000-RateLimits.js';
 import { PositionRemovals1766200000000 } from './1766200000000-PositionRemovals.js';
+import { GameTexts1766250000000 } from './1766250000000-GameTexts.js';
+import { Draughts1766310000000 } from './1766310000000-Draughts.js';
+import { GameRanks1766350000000 } from './1766350000000-GameRanks.js';
+import { GameTags1767000000000 } from './1767000000000-GameTags.js';
 
 /** Every migration, oldest first. Listed by hand so the same list serves the build and the tests. */
-export const MIGRATIONS = [CreateArchive1763700000000, PlayerNameIndexWithoutPendingList1763800000000, PlayerNameKeys1763900000000, PlayerOutcomes1764000000000, GameFacts1764100000000, LeanStorage1764200000000, PlayerNames1764300000000, NameStatistics1764400000000, Uploads1764500000000, ResultFacts1764600000000, Imports1764700000000, CompactGames1764800000000, DotsServer1764900000000, Positions1765000000000, ImportLeases1765100000000, GameIdentities1765200000000, Patterns1765300000000, DotsCluster1765400000000, IndexColumnStatistics1765500000000, PositionPostings1765600000000, PostingBits1765700000000, OpeningPositions1765800000000, Accounts1765900000000, DotsLogins1766000000000, RateLimits1766100000000, PositionRemovals1766200000000];
+export const MIGRATIONS = [CreateArchive1763700000000, PlayerNameIndexWithoutPendingList1763800000000, PlayerNameKeys1763900000000, PlayerOutcomes1764000000000, GameFacts1764100000000, LeanStorage1764200000000, PlayerNames1764300000000, NameStatistics1764400000000, Uploads1764500000000, ResultFacts1764600000000, Imports1764700000000, CompactGames1764800000000, DotsServer1764900000000, Positions1765000000000, ImportLeases1765100000000, GameIdentities1765200000000, Patterns1765300000000, DotsCluster1765400000000, IndexColumnStatistics1765500000000, PositionPostings1765600000000, PostingBits1765700000000, OpeningPositions1765800000000, Accounts1765900000000, DotsLogins1766000000000, RateLimits1766100000000, PositionRemovals1766200000000, GameTexts1766250000000, Draughts1766310000000, GameRanks1766350000000, GameTags1767000000000];

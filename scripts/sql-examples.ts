@@ -19,8 +19,10 @@ import { encodeRows, postingsOf, sortedDistinct } from '../src/indexes/positions
 import type { EncodedRows } from '../src/indexes/positions/postings.js';
 import { PositionPostingsRepository } from '../src/indexes/positions/postings.repository.js';
 import { PatternsRepository } from '../src/patterns/patterns.repository.js';
+import { DraughtsRepository } from '../src/patterns/draughts.repository.js';
 import { PlayersRepository } from '../src/players/players.repository.js';
 import { PositionsRepository } from '../src/positions/positions.repository.js';
+import { TagsRepository } from '../src/tags/tags.repository.js';
 import type { PositionSought } from '../src/positions/positions.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';
 import type { NewUpload } from '../src/uploads/uploads.repository.js';
@@ -189,6 +191,7 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
       { name: 'newest first, no filter', params: [{}, 21] },
       { name: 'one name part alone: the page is found among the seats', params: [{ player: 'sedol' }, 21] },
       { name: 'a short name part alone, oldest first, past a game', params: [{ player: 'gu', sort: 'uploaded', pastId: 1 }, 21] },
+      { name: 'tags: all of two, none of one', params: [{ tags: 'studied,joseki,-handicap' }, 21] },
       { name: 'a winner among other filters', params: [{ winner: 'lee', family: 'go', status: 'indexed', consistent: false }, 21] },
       { name: 'by the day played, past a day', params: [{ sort: 'played', pastDate: '2004-05-01', pastId: 1, playedFrom: '2000-01-01', playedTo: '2010-12-31' }, 21] },
       {
@@ -209,8 +212,13 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
       { name: 'a version alone', params: [{ version: 'FF4-Go', status: 'stored' }, 21] },
       { name: 'each game once', params: [{ unique: true }, 21] },
       { name: 'a Dyer signature', params: [{ signature: 'pdddpppdddpp' }, 21] },
+      { name: 'words of the texts, with a player', params: [{ text: 'ladder -handicap', player: 'sedol' }, 21] },
+      { name: 'words of the texts matched by few games, found first', params: [{ text: 'ladder', textGames: [1, 2] }, 21] },
+      { name: 'a phrase matched by few games, found first as its words', params: [{ text: '"ladder works"', textGames: [1, 2] }, 21] },
     ],
     idsAfter: [{ name: 'every game', params: [{}, 0, 101] }, { name: 'a name among other filters', params: [{ player: 'sedol', family: 'go' }, 1, 101] }],
+    hitsOf: [{ params: [[Number(EXAMPLE.game), Number(EXAMPLE.otherGame)], 'ladder -handicap'] }],
+    textGames: [{ params: ['ladder -handicap', 201] }],
   }),
   examples(GamesViewRepository, {
     findById: [{ params: [EXAMPLE.game] }],
@@ -304,8 +312,25 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
     ],
     count: [{ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'in a period', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }] }],
     moves: [{ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] }],
+    arrivals: [{ name: 'every game', params: [EXAMPLE_SOUGHT, {}, 9] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }, 9] }],
+    hasRanks: [{ params: [] }],
+    years: [{ name: 'every game', params: [EXAMPLE_SOUGHT, {}] }, { name: 'a player', params: [EXAMPLE_SOUGHT, { player: 'sedol' }] }],
+    movesByYear: [
+      { name: 'every game, with Go ranks', params: [EXAMPLE_SOUGHT, {}, 'rank'] },
+      { name: 'a period, no levels', params: [EXAMPLE_SOUGHT, { playedFrom: '2000-01-01', playedTo: '2010-12-31' }, null] },
+    ],
     narrowFirst: [{ params: [['a.date_played >= $1::date', 'a.date_played <= $2::date'], ['2006-01-01', '2006-01-31'], 10_000] }],
     candidates: [{ params: [EXAMPLE_SOUGHT] }],
+  }),
+  examples(TagsRepository, {
+    ownerOf: [{ params: [EXAMPLE.game] }],
+    replace: [{ params: [EXAMPLE.game, ['studied', 'joseki']] }],
+    idsAfter: [{ name: 'no filter', params: [{}, 0, 1001] }, { name: 'an owner and a tag', params: [{ owner: 'club-a', tags: '-studied' }, 1, 1001] }],
+    change: [
+      { name: 'add and remove', params: [[1, 2], ['joseki'], ['studied']] },
+      { name: 'add only', params: [[1, 2], ['studied'], []] },
+    ],
+    counts: [{ name: 'every tag', params: [undefined, 101] }, { name: 'a prefix', params: ['stu', 101] }],
   }),
   examples(IdentityRepository, {
     own: [{ params: [EXAMPLE.game] }],
@@ -323,6 +348,14 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
     facts: [{ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] }],
     boards: [{ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] }],
     summaries: [{ params: [[1, 2]] }],
+  }),
+  examples(DraughtsRepository, {
+    snapshotXmin: [{ params: [] }],
+    rowsSince: [{ name: 'every row', params: [null, 0, 5000] }, { name: 'since a transaction', params: ['1000', 100, 5000] }],
+    rowsOf: [{ params: [[1, 2]] }],
+    count: [{ params: [] }],
+    gameIds: [{ params: [] }],
+    passing: [{ name: 'the family', params: [[1, 2], { family: 'checkers' }] }, { name: 'a player', params: [[1, 2], { family: 'checkers', player: 'sedol' }] }],
   }),
   examples(DotsRepository, {
     insertAccount: [{ params: ['bob', 'scrypt$example$hash'] }],

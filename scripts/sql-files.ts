@@ -16,6 +16,7 @@ import type { RepositoryClass } from './sql-examples.js';
 import { ImportsRepository } from '../src/imports/imports.repository.js';
 import { PlayersRepository } from '../src/players/players.repository.js';
 import { IdentityRepository } from '../src/identity/identity.repository.js';
+import { TagsRepository } from '../src/tags/tags.repository.js';
 import { PositionsRepository } from '../src/positions/positions.repository.js';
 import { PositionPostingsRepository } from '../src/indexes/positions/postings.repository.js';
 import { Indexes } from '../src/indexes/indexes.js';
@@ -23,6 +24,7 @@ import { GAME_INDEXES } from '../src/indexes/registry.js';
 import type { PositionsIndex } from '../src/indexes/positions/positions.index.js';
 import { loadConfig } from '../src/common/config.js';
 import { PatternsRepository } from '../src/patterns/patterns.repository.js';
+import { DraughtsRepository } from '../src/patterns/draughts.repository.js';
 import { UploadsRepository } from '../src/uploads/uploads.repository.js';
 import { AccountsRepository } from '../src/accounts/accounts.repository.js';
 import { AuditRepository } from '../src/accounts/audit.repository.js';
@@ -63,7 +65,9 @@ export const REPOSITORIES: readonly RecordedRepository[] = [
   repository('src/players/players.repository.ts', PlayersRepository, (db) => new PlayersRepository(db)),
   repository('src/positions/positions.repository.ts', PositionsRepository, (db) => new PositionsRepository(db)),
   repository('src/identity/identity.repository.ts', IdentityRepository, (db) => new IdentityRepository(db)),
+  repository('src/tags/tags.repository.ts', TagsRepository, (db) => new TagsRepository(db)),
   repository('src/patterns/patterns.repository.ts', PatternsRepository, (db) => new PatternsRepository(db)),
+  repository('src/patterns/draughts.repository.ts', DraughtsRepository, (db) => new DraughtsRepository(db)),
   repository('src/dots-server/dots.repository.ts', DotsRepository, (db) => new DotsRepository(db)),
   repository('src/accounts/accounts.repository.ts', AccountsRepository, (db) => new AccountsRepository(db)),
   repository('src/accounts/audit.repository.ts', AuditRepository, (db) => new AuditRepository(db)),

@@ -14,6 +14,7 @@ import { IndexesModule } from './indexes/indexes.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PositionsModule } from './positions/positions.module.js';
 import { PatternsModule } from './patterns/patterns.module.js';
+import { TagsModule } from './tags/tags.module.js';
 import { UploadsModule } from './uploads/uploads.module.js';
 
 @Global()
@@ -30,7 +31,7 @@ export class AppModule {
   static with(config: AppConfig, indexes: readonly IndexDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.with(config), DatabaseModule, IndexesModule.with(indexes), AccountsModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, IdentityModule, DotsServerModule],
+      imports: [ConfigModule.with(config), DatabaseModule, IndexesModule.with(indexes), AccountsModule, AnalysisModule, FormatsApiModule, GamesModule, UploadsModule, ImportsModule, PlayersModule, PositionsModule, PatternsModule, IdentityModule, TagsModule, DotsServerModule],
       controllers: [HealthController],
     };
   }

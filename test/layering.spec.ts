@@ -109,7 +109,7 @@ const indexOf = (path: string) => /^src\/indexes\/([^/]+)\//.exec(path)?.[1];
  * (GamesWriteRepository, with POST /games's query, UploadGameQuery, and GamesModule to have them),
  * and the live Dots server uploads a finished game through GamesService, as any upload is stored.
  */
-const BESIDE_GAMES = /^src\/(positions|patterns|identity|players|uploads|imports|accounts|dots-server)\//;
+const BESIDE_GAMES = /^src\/(positions|patterns|identity|players|tags|uploads|imports|accounts|dots-server)\//;
 const STORES_GAMES = /^src\/(uploads|dots-server)\//;
 const GAMES_SERVICE_API = /^src\/games\/(games\.module|games\.service|games-write\.repository|dto\/upload-game\.query)\.ts$/;
 

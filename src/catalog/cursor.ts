@@ -8,6 +8,7 @@ import { DAY, SearchGamesQuery } from './dto/search-games.query.js';
 import { MAX_JSON_DEPTH, messagesOf, nestingDepth } from '../http/json-body.js';
 import { sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameFilters, GameSort } from './game-view.js';
+import { rankFilterValue } from '../indexes/ranks/rank-filter.js';
 
 /** What a search filters on; a cursor carries these so that following `next` alone continues the search. */
 export interface SearchFilters {
@@ -34,12 +35,21 @@ export interface SearchFilters {
   readonly marginMax?: number;
   readonly rules?: string;
   readonly rating?: string;
+  /** Go ranks as sent (`5d`, `2段`), checked by the query class; the search reads them on the scale. */
+  readonly rankMin?: string;
+  readonly rankMax?: string;
+  readonly ratingMin?: number;
+  readonly ratingMax?: number;
   readonly unique?: boolean;
   readonly signature?: string;
+  /** Tags all of / none of (`studied,-handicap`), in the fixed form src/common/tags.ts writes. */
+  readonly tags?: string;
+  /** Words the game's texts hold, in web-search syntax (src/indexes/texts/text-query.ts). */
+  readonly text?: string;
   readonly sort?: GameSort;
 }
 
-const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'owner', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'rating', 'unique', 'signature', 'sort'] as const;
+const FILTER_KEYS = ['player', 'publisher', 'version', 'family', 'status', 'consistent', 'uploadedFrom', 'uploadedTo', 'winner', 'externalId', 'filename', 'owner', 'movesMin', 'movesMax', 'boardSize', 'event', 'playedFrom', 'playedTo', 'ending', 'marginMin', 'marginMax', 'rules', 'rating', 'rankMin', 'rankMax', 'ratingMin', 'ratingMax', 'unique', 'signature', 'tags', 'text', 'sort'] as const;
 
 type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -81,17 +91,27 @@ export function resolveSearch(query: SearchFilters & { cursor?: string }, rules:
   return { filters, after };
 }
 
-/** The repository's form of the search filters: instants as dates, the board size as width and height. */
+/** The repository's form of the search filters: instants as dates, the board size as width and height, ranks on their scale. */
 export function gameFilters(filters: SearchFilters): GameFilters {
-  const { uploadedFrom, uploadedTo, boardSize, ...rest } = filters;
+  const { uploadedFrom, uploadedTo, boardSize, rankMin, rankMax, ...rest } = filters;
   const [width, height] = boardSize === undefined ? [] : boardSize.split('x').map(Number);
   return {
     ...rest,
+    rankMin: rankOnScale(rankMin),
+    rankMax: rankOnScale(rankMax),
     uploadedFrom: uploadedFrom === undefined ? undefined : new Date(uploadedFrom),
     uploadedTo: uploadedTo === undefined ? undefined : new Date(uploadedTo),
     boardWidth: width,
     boardHeight: boardSize === undefined ? undefined : (height ?? width),
   };
+}
+
+/** A rank filter on the scale of the ranks index; the query class has checked that it is a rank. */
+function rankOnScale(rank: string | undefined): number | undefined {
+  if (rank === undefined) return undefined;
+  const value = rankFilterValue(rank);
+  if (value === null) throw new ProblemException(400, 'request.invalid', `${JSON.stringify(rank.slice(0, 40))} is no Go rank`);
+  return value;
 }
 
 /** 400 `request.bad_cursor`: what is wrong with a cursor, and what to send instead. */
@@ -183,6 +203,6 @@ function checkedFilters(f: unknown, rules: ClassConstructor<object>): SearchFilt
     const control = typeof value === 'string' ? controlCharacterIn(value) : undefined;
     if (control) throw badCursor(`its filter ${key} contains the control character ${control}`);
   }
-  const read = checkedAsParameters(rules, f as Record<string, unknown>, 'its filters') as Record<string, unknown>;
+  const read = checkedInCursor(() => checkedAsParameters(rules, f as Record<string, unknown>, 'its filters')) as Record<string, unknown>;
   return Object.fromEntries(FILTER_KEYS.filter((key: FilterKey) => read[key] !== undefined).map((key) => [key, read[key]])) as SearchFilters;
 }

@@ -87,6 +87,24 @@ export function playersByGame(rows: readonly PlayerRow[]): Map<number, PlayerEnt
   return byGame;
 }
 
+/** A row of `TAGS_OF`. */
+export interface TagRow {
+  readonly game_id: string;
+  readonly tag: string;
+}
+
+/** The tags of `TAGS_OF` rows, by game id, in the rows' order. */
+export function tagsByGame(rows: readonly TagRow[]): Map<number, string[]> {
+  const byGame = new Map<number, string[]>();
+  for (const row of rows) {
+    const gameId = Number(row.game_id);
+    const list = byGame.get(gameId);
+    if (list === undefined) byGame.set(gameId, [row.tag]);
+    else list.push(row.tag);
+  }
+  return byGame;
+}
+
 export function toRaw(row: RawRow): RawGame {
   return {
     raw: row.raw,

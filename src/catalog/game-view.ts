@@ -21,6 +21,8 @@ export interface GameView {
   /** The account that published the game (src/accounts); null for none. */
   owner: string | null;
   uploadedAt: Date;
+  /** The owner's tags (src/tags), sorted by code point; left out where they were not read (a game just stored has none). */
+  tags?: readonly string[];
   players: PlayerEntry[];
   analysis: {
     moveCount: number;
@@ -114,10 +116,22 @@ export interface GameFilters {
   rules?: string;
   /** A player's rating as written, whole and case-insensitively. */
   rating?: string;
+  /** Every player's Go rank is at least / at most this, on the ranks index's scale (-29 for 30k … 18 for 9p). */
+  rankMin?: number;
+  rankMax?: number;
+  /** Every player's numeric rating is at least / at most this. */
+  ratingMin?: number;
+  ratingMax?: number;
   /** Each game once: copies of a game stored (see identity.sql.ts) are left out. */
   unique?: boolean;
   /** Go: the Dyer signature, exactly. */
   signature?: string;
+  /** Tags the game has all of, and (with a leading `-`) none of: `studied,-handicap`. */
+  tags?: string;
+  /** Words the game's texts hold together, in web-search syntax. */
+  text?: string;
+  /** The games whose texts may meet `text` (all that do, found first, few), by `probeQuery`: the page is found among them. */
+  textGames?: readonly number[];
   /** Keyset pagination: only games past this id (and, sorting by date played, this day) in the sort order. */
   pastId?: number;
   pastDate?: string;

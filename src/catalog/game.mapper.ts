@@ -1,6 +1,7 @@
 import type { GameDto, GameFactsDto, GameSummaryDto, ProblemDto } from './dto/game.dto.js';
 import type { GameFacts, GameRecord, PositionTrack, UploadedFile } from '../formats/plugin.js';
 import type { GameView, GameViewWithJsonText } from './game-view.js';
+import { normalisedRank } from '../indexes/ranks/rank-filter.js';
 
 /** The view of a game just inserted, built from what was written rather than read back. */
 export function viewOfNewGame(
@@ -56,7 +57,8 @@ export function toGameDto(view: GameView): GameDto {
 /**
  * The DTO of a view in one object (what an export writes for every game: no copies on the way),
  * its problems and details given apart, with Header and Body last when `texts`. A player without a
- * rating, and facts without an ending or margin, get null there (views made from a reading may lack them).
+ * rating, and facts without an ending or margin, get null there (views made from a reading may lack
+ * them); each player gets the rank its rating holds (`rank`, null when none).
  */
 function dtoOf(view: GameView | GameViewWithJsonText, problems: unknown, details: unknown, texts: boolean): GameSummaryDto {
   const analysis = view.analysis;
@@ -73,7 +75,8 @@ function dtoOf(view: GameView | GameViewWithJsonText, problems: unknown, details
     filename: view.filename,
     owner: view.owner,
     uploadedAt: view.uploadedAt.toISOString(),
-    players: view.players.map((player) => (player.rating === undefined ? { ...player, rating: null } : player)) as GameSummaryDto['players'],
+    tags: view.tags ? [...view.tags] : [],
+    players: view.players.map((player) => ({ ...player, rating: player.rating ?? null, rank: normalisedRank(player.rating) })) as GameSummaryDto['players'],
     moveCount: analysis?.moveCount ?? null,
     result: analysis?.result ?? null,
     verdict: analysis ? { legal: analysis.legal, consistent: analysis.consistent, problems: problems as ProblemDto[] } : null,

@@ -45,6 +45,9 @@ export const RAW_COLUMNS = `${RAW} AS raw, encode(g.sha256, 'hex') AS sha256, g.
 /** The upload time to the microsecond (a JavaScript date keeps milliseconds), for search cursors. */
 export const UPLOADED_KEY = `to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key`;
 
+/** The tags of the games whose ids are `$1`, each game's by code point ({@link TagRow}). */
+export const TAGS_OF = `SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C"`;
+
 /** The players of the games whose ids are `$1`, each game's in seat order ({@link PlayerRow}). */
 export const PLAYERS_OF = `SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat`;

@@ -2,6 +2,9 @@ import { nameKeyMatches, playerNameKey } from '../common/name-key.js';
 import { sortsByDay, walksUploadTime } from './game-view.js';
 import type { GameFilters } from './game-view.js';
 import { IS_COPY } from './identity.sql.js';
+import { parseTagFilter } from '../common/tags.js';
+import { probeQuery, textMatches, textMatchesEach } from '../indexes/texts/text-query.js';
+import { levelConditions } from '../indexes/ranks/rank-filter.js';
 
 /**
  * What the search filters select, as SQL: the conditions every search of games shares (GET /games,
@@ -54,6 +57,17 @@ export function whereClause(filters: GameFilters, pageSize?: number): { where: s
   if (filters.marginMax !== undefined) where.push(`a.margin <= ${param(filters.marginMax)}`);
   if (filters.rules !== undefined) where.push(`lower(a.rules) = lower(${param(filters.rules)})`);
   if (filters.rating !== undefined) where.push(`g.id IN (SELECT p.game_id FROM game_players p WHERE lower(p.rating) = lower(${param(filters.rating)}))`);
+  if (filters.rankMin !== undefined || filters.rankMax !== undefined) {
+    const low = filters.rankMin === undefined ? undefined : `${param(filters.rankMin)}::smallint`;
+    const high = filters.rankMax === undefined ? undefined : `${param(filters.rankMax)}::smallint`;
+    where.push(`g.id IN (SELECT r.game_id FROM game_ranks r WHERE ${levelConditions('low_rank', 'high_rank', low, high).join(' AND ')})`);
+  }
+  if (filters.ratingMin !== undefined || filters.ratingMax !== undefined) {
+    // Ratings are kept as real: a bound is compared as the real nearest to it, so that 2100.3 finds the 2100.3 a file wrote.
+    const low = filters.ratingMin === undefined ? undefined : `${param(Math.fround(filters.ratingMin))}::float8`;
+    const high = filters.ratingMax === undefined ? undefined : `${param(Math.fround(filters.ratingMax))}::float8`;
+    where.push(`g.id IN (SELECT r.game_id FROM game_ranks r WHERE ${levelConditions('low_rating', 'high_rating', low, high).join(' AND ')})`);
+  }
   if (filters.movesMin !== undefined) where.push(`a.move_count >= ${param(filters.movesMin)}`);
   if (filters.movesMax !== undefined) where.push(`a.move_count <= ${param(filters.movesMax)}`);
   if (filters.publisher !== undefined && filters.version !== undefined) {
@@ -71,6 +85,18 @@ export function whereClause(filters: GameFilters, pageSize?: number): { where: s
   if (filters.uploadedTo !== undefined) where.push(`g.uploaded_at < ${param(filters.uploadedTo)}`);
   if (filters.signature !== undefined) where.push(`g.id IN (SELECT i.game_id FROM game_identities i WHERE i.signature = ${param(filters.signature)})`);
   if (filters.unique === true) where.push(`NOT ${IS_COPY}`);
+  if (filters.tags !== undefined) {
+    // Each tag its own probe of game_tags' primary key (game_id, tag): a semi-join the planner may
+    // also start from the tag's side (game_tags_tag_game).
+    const { all, none } = parseTagFilter(filters.tags);
+    for (const tag of all) where.push(`EXISTS (SELECT 1 FROM game_tags t WHERE t.game_id = g.id AND t.tag = ${param(tag)})`);
+    if (none.length > 0) where.push(`NOT EXISTS (SELECT 1 FROM game_tags t WHERE t.game_id = g.id AND t.tag = ANY(${param(none)}::text[]))`);
+  }
+  if (filters.textGames !== undefined) {
+    where.push(`g.id = ANY(${param(filters.textGames)}::bigint[])`);
+    // Found by a relaxed query (phrases as words): each checked against the query itself.
+    if (filters.text !== undefined && probeQuery(filters.text) !== filters.text) where.push(textMatchesEach(param(filters.text)));
+  } else if (filters.text !== undefined) where.push(textMatches(param(filters.text)));
   const nameMatches = (part: string): string => nameKeyMatches('p.name_key', part, param);
   const seats = (condition: string): string => {
     if (pageSize === undefined || !byOneNameOnly(filters)) return `g.id IN (SELECT p.game_id FROM game_players p WHERE ${condition})`;

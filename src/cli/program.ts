@@ -41,9 +41,15 @@ const FILTERS = {
   marginMin: ['number', "the winner's margin in points is at least this"],
   marginMax: ['number', "the winner's margin in points is at most this"],
   rating: ['text', "a player's rating or rank as written (5d, 2100)"],
+  rankMin: ['text', 'Go: every player is this rank or stronger (30k…1k, 1d…9d, 1p…9p; also 5 dan, 2段, 15級)'],
+  rankMax: ['text', 'Go: every player is this rank or weaker (as --rank-min)'],
+  ratingMin: ['number', "every player's numeric rating is at least this"],
+  ratingMax: ['number', "every player's numeric rating is at most this"],
   rules: ['text', 'the rules named (Japanese, Chinese…)'],
   unique: ['boolean', 'true: each game once (a copy of a game, another format, turned or broken off, is left out)'],
   signature: ['text', 'Go: the Dyer signature, 12 characters (pdddpp…)'],
+  tags: ['text', 'tags, comma-separated: all of them, and none of those written with a leading - (studied,-handicap)'],
+  text: ['text', 'words the files write (comments, event, players), web-search syntax: ladder -handicap, "sente resign", ko or seki'],
   sort: ['text', '-uploaded (default), uploaded, played or -played'],
 } as const satisfies Record<keyof ExportFilters, readonly [FilterKind, string]>;
 

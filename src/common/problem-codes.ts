@@ -70,13 +70,19 @@ export const PROBLEM_CODES = [
   'token.not_found',
   /** No game has this id. */
   'game.not_found',
+  /** A tag that is not 1 to 50 letters, digits, `-` or `_` (not starting with `-`), or more than 50 tags for a game or a filter. */
+  'tag.invalid',
+  /** `text=` is longer than 500 characters, holds more than 32 words, or names no word to find. */
+  'text.invalid',
+  /** A search filter whose index is off here (INDEXES): `text=` without the texts index, `rankMin`… without the ranks index. */
+  'search.not_indexed',
   /** `POST /reindex?indexes=` names an index that is not on here (INDEXES). */
   'reindex.unknown_index',
   /** No game in the archive has this player. */
   'player.not_found',
   /** The game is stored verbatim but no plugin understood it: nothing to replay or regenerate. */
   'game.not_indexed',
-  /** A pattern that is none: rows of unequal length, a character other than `X`, `O`, `.` and `*`, no row. */
+  /** A pattern that is none: rows of unequal length, a character other than `X`, `O`, `.` and `*`, no row; a sequence of numbered moves that is none (not the pattern's size, a number twice, a gap, a number on a `.` or `*` cell). */
   'pattern.invalid',
   /** A pattern with no `X` or `O`: it would match every board. */
   'pattern.no_stones',
@@ -88,6 +94,10 @@ export const PROBLEM_CODES = [
   'position.not_indexed',
   /** A ply past the last position of the game's main line. */
   'position.ply_out_of_range',
+  /** An opening tree (GET/POST /positions/tree) past 100,000 nodes: raise minGames, lower depth, or narrow the games with filters. */
+  'tree.too_large',
+  /** An opening tree from a game that does not start from its family's start (handicap or setup stones, a FEN): the index keeps no board to write; send the position written out (POST /positions/tree). */
+  'tree.unknown_start',
   /** The game has no identity (its family gives none, or it was stored before identities were kept): POST /reindex it. */
   'identity.not_indexed',
   /** No such route, format or schema. */

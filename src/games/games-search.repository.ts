@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
-import { playersByGame, toView } from '../catalog/game-rows.js';
-import type { PlayerRow, SummaryRow } from '../catalog/game-rows.js';
+import { playersByGame, tagsByGame, toView } from '../catalog/game-rows.js';
+import type { PlayerRow, SummaryRow, TagRow } from '../catalog/game-rows.js';
 import { walksUploadTime } from '../catalog/game-view.js';
 import type { GameFilters, SearchHit } from '../catalog/game-view.js';
-import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS, UPLOADED_KEY } from '../catalog/games.sql.js';
+import { NAME_SOURCES, PLAYERS_OF, SUMMARY_COLUMNS, TAGS_OF, UPLOADED_KEY } from '../catalog/games.sql.js';
 import { whereClause } from '../catalog/search-filters.sql.js';
+import { TEXT_SEARCH_CONFIG, anyOfQuery } from '../indexes/texts/text-query.js';
 
 /**
  * The searches of `GET /games`, and the walk of `POST /games/reindex` over the same filters: which
@@ -40,8 +41,11 @@ export class GamesSearchRepository {
       params,
     );
     const ids = rows.map((row) => Number(row.id));
-    const players = playersByGame(ids.length === 0 ? [] : await this.dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]));
-    return rows.map((row) => ({ game: toView(row, players.get(Number(row.id)) ?? []), uploadedKey: row.uploaded_key }));
+    const [players, tags] = await Promise.all([
+      ids.length === 0 ? new Map() : this.dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]).then(playersByGame),
+      ids.length === 0 ? new Map() : this.dataSource.query<TagRow[]>(TAGS_OF, [ids]).then(tagsByGame),
+    ]);
+    return rows.map((row) => ({ game: { ...toView(row, players.get(Number(row.id)) ?? []), tags: tags.get(Number(row.id)) ?? [] }, uploadedKey: row.uploaded_key }));
   }
 
   /** Ids of the games matching the filters, ascending after `afterId`: the order bulk re-indexing walks in. */
@@ -57,6 +61,51 @@ export class GamesSearchRepository {
     );
     return rows.map((row) => Number(row.id));
   }
+
+  /** Up to `limit` games whose texts meet the text query, in no order: found in the GIN index alone. */
+  @GenerateSql()
+  async textGames(text: string, limit: number): Promise<number[]> {
+    const rows: { game_id: string }[] = await this.dataSource.query(
+      `SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIG}', $1) LIMIT $2`,
+      [text, limit],
+    );
+    return rows.map((row) => Number(row.game_id));
+  }
+
+  /**
+   * The texts of the games `ids` that hold any wanted word of the text query (a game's texts meet
+   * the query together, each may hold only part of it): the first {@link HITS_A_GAME} of each game
+   * in ply order, each as a snippet of HTML (the text escaped, the words found in `<b>`).
+   */
+  @GenerateSql()
+  async hitsOf(ids: readonly number[], text: string): Promise<Map<number, TextHit[]>> {
+    const rows: { game_id: string; ply: number; snippet: string }[] = await this.dataSource.query(
+      `SELECT h.game_id, h.ply,
+              ts_headline('${TEXT_SEARCH_CONFIG}', replace(replace(replace(h.body, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), h.query,
+                          'StartSel="<b>", StopSel="</b>", MaxWords=30, MinWords=12, ShortWord=2') AS snippet
+       FROM (SELECT t.game_id, t.ply, t.n, t.body, q.query, row_number() OVER (PARTITION BY t.game_id ORDER BY t.ply, t.n) AS k
+             FROM game_texts t, websearch_to_tsquery('${TEXT_SEARCH_CONFIG}', $2) AS q(query)
+             WHERE t.game_id = ANY($1) AND to_tsvector('${TEXT_SEARCH_CONFIG}', t.body) @@ q.query) h
+       WHERE h.k <= ${HITS_A_GAME}
+       ORDER BY h.game_id, h.ply, h.n`,
+      [ids, anyOfQuery(text)],
+    );
+    const hits = new Map<number, TextHit[]>();
+    for (const row of rows) {
+      const id = Number(row.game_id);
+      hits.set(id, [...(hits.get(id) ?? []), { ply: row.ply, snippet: row.snippet }]);
+    }
+    return hits;
+  }
+}
+
+/** The most texts a listed game shows for a text search. */
+const HITS_A_GAME = 5;
+
+/** A text of a game holding words of a text search (`GET /games?text=`). */
+export interface TextHit {
+  readonly ply: number;
+  readonly snippet: string;
 }
 
 /** The ORDER BY of a search (on `games g` joined with `game_analyses a`). */

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GenerateSql } from '../database/sql.js';
-import { playersByGame, toRaw, toView } from '../catalog/game-rows.js';
-import type { PlayerRow, RawRow, SummaryRow } from '../catalog/game-rows.js';
+import { playersByGame, tagsByGame, toRaw, toView } from '../catalog/game-rows.js';
+import type { PlayerRow, RawRow, SummaryRow, TagRow } from '../catalog/game-rows.js';
 import type { GameId } from '../http/game-id.pipe.js';
 import type { GameView, GameViewWithJsonText, RawGame } from '../catalog/game-view.js';
-import { BATCH_ANALYSES, BATCH_RAW_SOURCES, NAME_SOURCES, PLAYERS_OF, RAW, RAW_COLUMNS, RAW_SOURCES, SUMMARY_COLUMNS, summaryColumns } from '../catalog/games.sql.js';
+import { BATCH_ANALYSES, BATCH_RAW_SOURCES, NAME_SOURCES, PLAYERS_OF, RAW, RAW_COLUMNS, RAW_SOURCES, SUMMARY_COLUMNS, TAGS_OF, summaryColumns } from '../catalog/games.sql.js';
 
 /**
  * Stored games as the archive shows them: one game or a batch with Header, Body and players (for
@@ -48,7 +48,7 @@ async function fullViewsOf(dataSource: DataSource, ids: readonly (GameId | numbe
   // would fetch them (a slice of a kept file, from its TOAST table) once for each of the two.
   // The players are asked for at once, not once the games have come: the database goes on to
   // them without waiting for this thread to take in the games' rows.
-  const [rows, byGame] = await Promise.all([
+  const [rows, byGame, tagsOf] = await Promise.all([
     dataSource.query<SummaryRow[]>(
       `SELECT ${columns},
                 coalesce(g.header, convert_from(substring(r.raw FROM g.header_start + 1 FOR g.header_end - g.header_start), 'UTF8')) AS header,
@@ -59,6 +59,7 @@ async function fullViewsOf(dataSource: DataSource, ids: readonly (GameId | numbe
     ),
     // The ids as given: a GameId may lie past what a JavaScript number holds exactly.
     ids.length === 0 ? new Map() : dataSource.query<PlayerRow[]>(PLAYERS_OF, [ids]).then(playersByGame),
+    ids.length === 0 ? new Map<number, string[]>() : dataSource.query<TagRow[]>(TAGS_OF, [ids]).then(tagsByGame),
   ]);
-  return rows.map((row) => toView(row, byGame.get(Number(row.id)) ?? [], true));
+  return rows.map((row) => ({ ...toView(row, byGame.get(Number(row.id)) ?? [], true), tags: tagsOf.get(Number(row.id)) ?? [] }));
 }

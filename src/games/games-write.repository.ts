@@ -89,6 +89,9 @@ export class GamesWriteRepository {
     this.indexes.named(names);
   };
 
+  /** Whether the index of this name is on here (INDEXES). Sends no SQL, as {@link checkIndexes}. */
+  readonly isOn = (name: string): boolean => this.indexes.get(name) !== undefined;
+
   /** The ids of the games holding these bytes (SHA-256 in hex), by SHA-256; those the archive lacks are left out. */
   @GenerateSql()
   async idsBySha256(sha256s: readonly string[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Map<string, number>> {

@@ -91,6 +91,7 @@ export class GamesController {
   @ApiOperation({ operationId: 'searchGames', summary: 'Search the archive, newest first' })
   @ApiOkResponse({ type: GamePageDto })
   @ApiResponse({ status: 400, description: 'Unknown parameter, bad value or bad cursor.', content: problem })
+  @ApiResponse({ status: 409, description: 'A filter whose index is off here (`search.not_indexed`): `text=` without the texts index, rank and rating bounds without the ranks index (INDEXES).', content: problem })
   async search(@Query() query: SearchGamesQuery, @Res({ passthrough: true }) response: Response): Promise<GamePageDto> {
     const page = await this.games.search(query);
     if (page.next !== null) response.setHeader('Link', nextLink(page.next, query.limit));

@@ -12,6 +12,7 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import { encodeCursor, gameFilters, resolveSearch } from '../catalog/cursor.js';
+import { TEXT_PROBE, probeQuery } from '../indexes/texts/text-query.js';
 import type { GameDto, GamePageDto, UploadedGameDto } from '../catalog/dto/game.dto.js';
 import { IdentityService } from '../identity/identity.service.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
@@ -36,6 +37,10 @@ const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_REINDEX_BATCH = 100;
 
 /** The archive's use cases; reading formats is the plugins' job, SQL the repositories'. */
+
+/** The filters of GET /games kept by an index that INDEXES may leave out: without it they would find nothing, and say so (409). */
+const FILTER_INDEXES = { text: 'texts', rankMin: 'ranks', rankMax: 'ranks', ratingMin: 'ranks', ratingMax: 'ranks' } as const;
+
 @Injectable()
 export class GamesService implements OnApplicationBootstrap {
   constructor(
@@ -143,7 +148,11 @@ export class GamesService implements OnApplicationBootstrap {
     const raw = await this.indexedRaw(id, 'it has no replay');
     const record = await this.replayed(id, raw);
     const plies = record.analysis!.replay;
-    return { gameId: Number(id), plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })) };
+    return {
+      gameId: Number(id),
+      plies: plies.map((ply) => ({ ...ply, captured: [...ply.captured], score: [...ply.score] })),
+      texts: (record.analysis!.texts ?? []).map(({ ply, text }) => ({ ply, text })),
+    };
   }
 
   /**
@@ -211,12 +220,30 @@ export class GamesService implements OnApplicationBootstrap {
   async search(query: SearchGamesQuery): Promise<GamePageDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const { filters, after } = resolveSearch(query);
-    const hits = await this.searchReads.read((searches) => searches.search({ ...gameFilters(filters), pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1));
+    const needed = Object.entries(FILTER_INDEXES).filter(([filter, index]) => filters[filter as keyof typeof FILTER_INDEXES] !== undefined && !this.writes.isOn(index));
+    if (needed.length > 0) {
+      const [filter, index] = needed[0];
+      throw new ProblemException(409, 'search.not_indexed', `${filter} searches the ${index} index, which is off on this archive (INDEXES): it finds nothing here`);
+    }
+    const hits = await this.searchReads.read(async (searches) => {
+      // A text query matched by few games: those games first, from the GIN index, then the page among them.
+      const few = filters.text === undefined ? undefined : await searches.textGames(probeQuery(filters.text), TEXT_PROBE + 1);
+      const textGames = few !== undefined && few.length <= TEXT_PROBE ? few : undefined;
+      return searches.search({ ...gameFilters(filters), textGames, pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1);
+    });
     const page = hits.slice(0, limit);
     const last = page[page.length - 1];
-    const standings = await this.identities.standings(page.map((hit) => hit.game.id));
+    const ids = page.map((hit) => hit.game.id);
+    const [standings, texts] = await Promise.all([
+      this.identities.standings(ids),
+      filters.text === undefined || ids.length === 0 ? undefined : this.searchReads.read((searches) => searches.hitsOf(ids, filters.text!)),
+    ]);
     return {
-      items: page.map((hit) => ({ ...toGameSummaryDto(hit.game), ...(standings.get(hit.game.id) ?? { copyOf: null, copies: 0 }) })),
+      items: page.map((hit) => ({
+        ...toGameSummaryDto(hit.game),
+        ...(standings.get(hit.game.id) ?? { copyOf: null, copies: 0 }),
+        ...(texts === undefined ? {} : { hits: texts.get(hit.game.id) ?? [] }),
+      })),
       next: hits.length > limit ? encodeCursor(filters, { id: last.game.id, day: last.game.analysis?.facts.datePlayed ?? undefined, uploadedAt: last.uploadedKey }) : null,
     };
   }

@@ -17,6 +17,8 @@ SELECT
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
 -- GamesSearchRepository.search (one name part alone: the page is found among the seats)
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -33,6 +35,8 @@ SELECT
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
 -- GamesSearchRepository.search (a short name part alone, oldest first, past a game)
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -45,6 +49,19 @@ SELECT
        WHERE g.id > $1 AND g.id IN (SELECT DISTINCT p.game_id FROM game_players p WHERE p.name_key = $2 AND p.game_id > $3 ORDER BY p.game_id ASC LIMIT $4)
        ORDER BY g.id ASC
        LIMIT $5;
+
+-- GamesSearchRepository.search (tags: all of two, none of one)
+SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE EXISTS (SELECT 1 FROM game_tags t WHERE t.game_id = g.id AND t.tag = $1) AND EXISTS (SELECT 1 FROM game_tags t WHERE t.game_id = g.id AND t.tag = $2) AND NOT EXISTS (SELECT 1 FROM game_tags t WHERE t.game_id = g.id AND t.tag = ANY($3::text[]))
+       ORDER BY g.id DESC
+       LIMIT $4;
 
 -- GamesSearchRepository.search (a winner among other filters)
 SELECT 
@@ -62,6 +79,8 @@ SELECT
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
 -- GamesSearchRepository.search (by the day played, past a day)
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -78,6 +97,8 @@ SELECT
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
 -- GamesSearchRepository.search (in a window of upload times, past an upload time)
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -93,6 +114,8 @@ SELECT
 
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
+
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
 
 -- GamesSearchRepository.search (every other filter)
 SELECT 
@@ -122,6 +145,8 @@ SELECT
 
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
+
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
 
 -- GamesSearchRepository.search (a version alone)
 SELECT 
@@ -156,6 +181,8 @@ SELECT
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
 -- GamesSearchRepository.search (a Dyer signature)
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -169,6 +196,50 @@ SELECT
        ORDER BY g.id DESC
        LIMIT $2;
 
+-- GamesSearchRepository.search (words of the texts, with a player)
+SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE g.id IN (SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('russian', $1)) AND g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $2))
+       ORDER BY g.id DESC
+       LIMIT $3;
+
+-- GamesSearchRepository.search (words of the texts matched by few games, found first)
+SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE g.id = ANY($1::bigint[])
+       ORDER BY g.id DESC
+       LIMIT $2;
+
+SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
+       FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
+
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
+-- GamesSearchRepository.search (a phrase matched by few games, found first as its words)
+SELECT 
+  g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
+  coalesce(g.media_type, fm.media_type) AS media_type, g.status_reason, encode(g.sha256, 'hex') AS sha256, g.size,
+  g.filename, g.owner, g.uploaded_at, a.move_count, a.result, a.legal, a.consistent,
+  a.problems, a.details,
+  a.board_width, a.board_height, to_char(a.date_played, 'YYYY-MM-DD') AS date_played, a.event, a.rules, a.ending, a.margin,
+  (SELECT i.signature FROM game_identities i WHERE i.game_id = g.id) AS signature, to_char(g.uploaded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS uploaded_key
+       FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id LEFT JOIN formats fm ON fm.id = g.format_id LEFT JOIN families fa ON fa.id = g.family_id
+       WHERE g.id = ANY($1::bigint[]) AND EXISTS (SELECT 1 FROM game_words w WHERE w.game_id = g.id AND w.words @@ websearch_to_tsquery('russian', $2) OFFSET 0)
+       ORDER BY g.id DESC
+       LIMIT $3;
+
 -- GamesSearchRepository.idsAfter (every game)
 SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
        WHERE g.id > $1
@@ -178,3 +249,16 @@ SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
 SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
        WHERE g.id > $3 AND g.family_id = (SELECT id FROM families WHERE name = $1) AND g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $2))
        ORDER BY g.id LIMIT $4;
+
+-- GamesSearchRepository.textGames
+SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('russian', $1) LIMIT $2;
+
+-- GamesSearchRepository.hitsOf
+SELECT h.game_id, h.ply,
+              ts_headline('russian', replace(replace(replace(h.body, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), h.query,
+                          'StartSel="<b>", StopSel="</b>", MaxWords=30, MinWords=12, ShortWord=2') AS snippet
+       FROM (SELECT t.game_id, t.ply, t.n, t.body, q.query, row_number() OVER (PARTITION BY t.game_id ORDER BY t.ply, t.n) AS k
+             FROM game_texts t, websearch_to_tsquery('russian', $2) AS q(query)
+             WHERE t.game_id = ANY($1) AND to_tsvector('russian', t.body) @@ q.query) h
+       WHERE h.k <= 5
+       ORDER BY h.game_id, h.ply, h.n;

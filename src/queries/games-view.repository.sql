@@ -17,6 +17,8 @@ SELECT
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
 -- GamesViewRepository.viewsOf
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -33,6 +35,8 @@ SELECT
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
 
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
+
 -- GamesViewRepository.viewsWithJsonTextOf
 SELECT 
   g.id, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,
@@ -48,6 +52,8 @@ SELECT
 
 SELECT game_id, seat, name, external_id, color, rating, declared_points, points, captures, outcome
        FROM game_players WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat;
+
+SELECT game_id, tag FROM game_tags WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, tag COLLATE "C";
 
 -- GamesViewRepository.findRaw
 SELECT coalesce(g.raw, f.raw, substring(u.raw FROM g.upload_start + 1 FOR g.upload_end - g.upload_start)) AS raw, encode(g.sha256, 'hex') AS sha256, g.filename, g.owner, fm.publisher, fm.version, fa.name AS family, CASE WHEN g.indexed THEN 'indexed' ELSE 'stored' END AS status,

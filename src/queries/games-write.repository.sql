@@ -22,7 +22,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -89,6 +89,23 @@ WITH src AS (
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
+       ), texts AS (
+         INSERT INTO game_texts (game_id, n, ply, body)
+         SELECT m.id, t.n, t.ply, t.text
+         FROM made m, json_to_recordset(m.texts) AS t(n int, ply int, text text)
+         WHERE m.texts IS NOT NULL
+       ), words AS (
+         INSERT INTO game_words (game_id, words)
+         SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
+         FROM made m WHERE m.texts_joined IS NOT NULL
+       ), draughts AS (
+         INSERT INTO game_draughts (game_id, plies)
+         SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         WHERE e.b IS NOT NULL
+       ), ranks AS (
+         INSERT INTO game_ranks (game_id, ranks, ratings, low_rank, high_rank, low_rating, high_rating)
+         SELECT m.id, m.rank_seats, m.rating_seats, m.rank_low, m.rank_high, m.rating_low, m.rating_high
+         FROM made m WHERE m.rank_seats IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -100,7 +117,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -167,6 +184,23 @@ WITH src AS (
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
+       ), texts AS (
+         INSERT INTO game_texts (game_id, n, ply, body)
+         SELECT m.id, t.n, t.ply, t.text
+         FROM made m, json_to_recordset(m.texts) AS t(n int, ply int, text text)
+         WHERE m.texts IS NOT NULL
+       ), words AS (
+         INSERT INTO game_words (game_id, words)
+         SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
+         FROM made m WHERE m.texts_joined IS NOT NULL
+       ), draughts AS (
+         INSERT INTO game_draughts (game_id, plies)
+         SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         WHERE e.b IS NOT NULL
+       ), ranks AS (
+         INSERT INTO game_ranks (game_id, ranks, ratings, low_rank, high_rank, low_rating, high_rating)
+         SELECT m.id, m.rank_seats, m.rating_seats, m.rank_low, m.rank_high, m.rating_low, m.rating_high
+         FROM made m WHERE m.rank_seats IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -176,7 +210,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -243,6 +277,23 @@ WITH src AS (
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
+       ), texts AS (
+         INSERT INTO game_texts (game_id, n, ply, body)
+         SELECT m.id, t.n, t.ply, t.text
+         FROM made m, json_to_recordset(m.texts) AS t(n int, ply int, text text)
+         WHERE m.texts IS NOT NULL
+       ), words AS (
+         INSERT INTO game_words (game_id, words)
+         SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
+         FROM made m WHERE m.texts_joined IS NOT NULL
+       ), draughts AS (
+         INSERT INTO game_draughts (game_id, plies)
+         SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         WHERE e.b IS NOT NULL
+       ), ranks AS (
+         INSERT INTO game_ranks (game_id, ranks, ratings, low_rank, high_rank, low_rating, high_rating)
+         SELECT m.id, m.rank_seats, m.rating_seats, m.rank_low, m.rank_high, m.rating_low, m.rating_high
+         FROM made m WHERE m.rank_seats IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -252,7 +303,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -319,6 +370,23 @@ WITH src AS (
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
+       ), texts AS (
+         INSERT INTO game_texts (game_id, n, ply, body)
+         SELECT m.id, t.n, t.ply, t.text
+         FROM made m, json_to_recordset(m.texts) AS t(n int, ply int, text text)
+         WHERE m.texts IS NOT NULL
+       ), words AS (
+         INSERT INTO game_words (game_id, words)
+         SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
+         FROM made m WHERE m.texts_joined IS NOT NULL
+       ), draughts AS (
+         INSERT INTO game_draughts (game_id, plies)
+         SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         WHERE e.b IS NOT NULL
+       ), ranks AS (
+         INSERT INTO game_ranks (game_id, ranks, ratings, low_rank, high_rank, low_rating, high_rating)
+         SELECT m.id, m.rank_seats, m.rating_seats, m.rank_low, m.rank_high, m.rating_low, m.rating_high
+         FROM made m WHERE m.rank_seats IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -361,10 +429,11 @@ WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY($1::bigint[])), 
          INSERT INTO position_removals (game_id, before_run)
          SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= 6
          ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
-       ), identities AS (DELETE FROM game_identities WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
+       ), identities AS (DELETE FROM game_identities WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])), texts AS (DELETE FROM game_texts WHERE game_id = ANY($1::bigint[])),
+       words AS (DELETE FROM game_words WHERE game_id = ANY($1::bigint[])), draughts AS (DELETE FROM game_draughts WHERE game_id = ANY($1::bigint[])), ranks AS (DELETE FROM game_ranks WHERE game_id = ANY($1::bigint[])) SELECT 1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)), analysis AS (
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)), analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
          SELECT m.id, m.move_count, m.result, m.legal, m.consistent, m.problems, m.details,
@@ -400,6 +469,23 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
+       ), texts AS (
+         INSERT INTO game_texts (game_id, n, ply, body)
+         SELECT m.id, t.n, t.ply, t.text
+         FROM made m, json_to_recordset(m.texts) AS t(n int, ply int, text text)
+         WHERE m.texts IS NOT NULL
+       ), words AS (
+         INSERT INTO game_words (game_id, words)
+         SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
+         FROM made m WHERE m.texts_joined IS NOT NULL
+       ), draughts AS (
+         INSERT INTO game_draughts (game_id, plies)
+         SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         WHERE e.b IS NOT NULL
+       ), ranks AS (
+         INSERT INTO game_ranks (game_id, ranks, ratings, low_rank, high_rank, low_rating, high_rating)
+         SELECT m.id, m.rank_seats, m.rating_seats, m.rank_low, m.rank_high, m.rating_low, m.rating_high
+         FROM made m WHERE m.rank_seats IS NOT NULL
        ) SELECT 1;
 
 COMMIT;
@@ -446,6 +532,7 @@ WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY(ARRAY[$1::bigint
          INSERT INTO position_removals (game_id, before_run)
          SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= 6
          ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
-       ), identities AS (DELETE FROM game_identities WHERE game_id = ANY(ARRAY[$1::bigint])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY(ARRAY[$1::bigint])), game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game;
+       ), identities AS (DELETE FROM game_identities WHERE game_id = ANY(ARRAY[$1::bigint])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY(ARRAY[$1::bigint])), texts AS (DELETE FROM game_texts WHERE game_id = ANY(ARRAY[$1::bigint])),
+       words AS (DELETE FROM game_words WHERE game_id = ANY(ARRAY[$1::bigint])), draughts AS (DELETE FROM game_draughts WHERE game_id = ANY(ARRAY[$1::bigint])), ranks AS (DELETE FROM game_ranks WHERE game_id = ANY(ARRAY[$1::bigint])), game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game;
 
 COMMIT;

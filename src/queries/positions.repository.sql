@@ -235,11 +235,12 @@ WITH f AS (
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        )
-           SELECT substring(m.turn FROM 2) AS move, m.result, sum(m.games) AS games, to_char(max(m.played), 'YYYY-MM-DD') AS last_played, max(m.newest) AS newest
+           SELECT substring(m.turn FROM 2) AS move, m.result, sum(m.games) AS games, to_char(max(m.played), 'YYYY-MM-DD') AS last_played,
+                  to_char(min(m.first), 'YYYY-MM-DD') AS first_played, max(m.newest) AS newest
            FROM (
-             SELECT o.turn, o.result, count(*) AS games, max(o.played) AS played, max(o.game_id) AS newest FROM opening_positions o WHERE o.key = $2::bigint GROUP BY o.turn, o.result
+             SELECT o.turn, o.result, count(*) AS games, max(o.played) AS played, max(o.game_id) AS newest, min(o.played) AS first FROM opening_positions o WHERE o.key = $2::bigint GROUP BY o.turn, o.result
              UNION ALL
-             SELECT substring(h.entry FROM 9), coalesce(h.result, 'unknown'), count(*), max(h.played), max(h.game_id) FROM hit h GROUP BY 1, 2
+             SELECT substring(h.entry FROM 9), coalesce(h.result, 'unknown'), count(*), max(h.played), max(h.game_id), min(h.played) FROM hit h GROUP BY 1, 2
            ) m
            GROUP BY 1, 2;
 
@@ -267,9 +268,186 @@ WITH f AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0
        )
            SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, count(*) AS games,
-                  to_char(max(h.played), 'YYYY-MM-DD') AS last_played, max(h.game_id) AS newest
+                  to_char(max(h.played), 'YYYY-MM-DD') AS last_played, to_char(min(h.played), 'YYYY-MM-DD') AS first_played, max(h.game_id) AS newest
            FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
            GROUP BY 1, 2;
+
+-- PositionsRepository.hasRanks
+SELECT to_regclass('game_ranks') IS NOT NULL AS found;
+
+-- PositionsRepository.years (every game)
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
+         ) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT o.game_id, o.ply * $5::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
+       )
+       SELECT extract(year FROM h.played)::int AS year, count(*) AS games
+       FROM hit h
+       GROUP BY 1;
+
+-- PositionsRepository.years (a player)
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
+         ) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT o.game_id, o.ply * $6::int AS at, $2::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $3::bigint
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0
+       )
+       SELECT extract(year FROM h.played)::int AS year, count(*) AS games
+       FROM hit h JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1))
+       GROUP BY 1;
+
+-- PositionsRepository.movesByYear (every game, with Go ranks)
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
+         ) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT o.game_id, o.ply * $5::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
+       ), mover AS (
+           SELECT (i.first_seat + (get_byte(i.sequence, octet_length(i.sequence) - 2 * i.plies + 2 * (h.at / $6::int) + 1) & 3))
+                  % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 2)::int AS seat
+           FROM hit h JOIN game_identities i ON i.game_id = h.game_id
+           WHERE i.first_seat IS NOT NULL AND (h.at / $6::int) < i.plies
+           LIMIT 1
+         )
+         SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, extract(year FROM h.played)::int AS year, count(*) AS games,
+                to_char(max(h.played), 'YYYY-MM-DD') AS last_played, to_char(min(h.played), 'YYYY-MM-DD') AS first_played, max(h.game_id) AS newest,
+                sum(r.ranks[(SELECT seat FROM mover) + 1]::float8)::float8 AS level_sum, count(r.ranks[(SELECT seat FROM mover) + 1]::float8) AS levels
+         FROM hit h LEFT JOIN game_ranks r ON r.game_id = h.game_id
+         GROUP BY 1, 2, 3;
+
+-- PositionsRepository.movesByYear (a period, no levels)
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
+         ) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT o.game_id, o.ply * $7::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint AND o.played >= $5::date AND o.played <= $6::date
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $7::int) ELSE substring(p.tail FROM t.at FOR $7::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0) AND p.played >= $5::date AND p.played <= $6::date
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $7::int = 0
+       )
+         SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, extract(year FROM h.played)::int AS year, count(*) AS games,
+                to_char(max(h.played), 'YYYY-MM-DD') AS last_played, to_char(min(h.played), 'YYYY-MM-DD') AS first_played, max(h.game_id) AS newest,
+                NULL::float8 AS level_sum, 0 AS levels
+         FROM hit h
+         GROUP BY 1, 2, 3;
+
+-- PositionsRepository.arrivals (every game)
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
+         ) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT o.game_id, o.ply * $5::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
+       )
+       SELECT h.game_id, coalesce(h.result, 'unknown') AS result, to_char(h.played, 'YYYY-MM-DD') AS played,
+              CASE WHEN h.at + $6::int <= octet_length(p.head) THEN substring(p.head FROM h.at + 1 FOR $6::int)
+                   ELSE substring(p.head || coalesce(p.tail, ''::bytea) FROM h.at + 1 FOR $6::int) END AS entries
+       FROM hit h JOIN game_positions p ON p.game_id = h.game_id;
+
+-- PositionsRepository.arrivals (a player)
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
+         ) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT o.game_id, o.ply * $6::int AS at, $2::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $3::bigint
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $6::int) ELSE substring(p.tail FROM t.at FOR $6::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($2::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($2::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($4::bigint[]) OR p.buckets @> ARRAY[$5::int]) AND NOT p.openings @> ARRAY[$3::bigint] AND (h.at > 0 OR t.at > 0)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $6::int = 0
+       )
+       SELECT h.game_id, coalesce(h.result, 'unknown') AS result, to_char(h.played, 'YYYY-MM-DD') AS played,
+              CASE WHEN h.at + $7::int <= octet_length(p.head) THEN substring(p.head FROM h.at + 1 FOR $7::int)
+                   ELSE substring(p.head || coalesce(p.tail, ''::bytea) FROM h.at + 1 FOR $7::int) END AS entries
+       FROM hit h JOIN game_positions p ON p.game_id = h.game_id JOIN games g ON g.id = h.game_id LEFT JOIN game_analyses a ON a.game_id = g.id WHERE g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PositionsRepository.narrowFirst
 EXPLAIN (FORMAT JSON) SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id WHERE a.date_played >= $1::date AND a.date_played <= $2::date;

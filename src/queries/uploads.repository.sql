@@ -36,7 +36,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -103,6 +103,23 @@ WITH src AS (
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
+       ), texts AS (
+         INSERT INTO game_texts (game_id, n, ply, body)
+         SELECT m.id, t.n, t.ply, t.text
+         FROM made m, json_to_recordset(m.texts) AS t(n int, ply int, text text)
+         WHERE m.texts IS NOT NULL
+       ), words AS (
+         INSERT INTO game_words (game_id, words)
+         SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
+         FROM made m WHERE m.texts_joined IS NOT NULL
+       ), draughts AS (
+         INSERT INTO game_draughts (game_id, plies)
+         SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         WHERE e.b IS NOT NULL
+       ), ranks AS (
+         INSERT INTO game_ranks (game_id, ranks, ratings, low_rank, high_rank, low_rating, high_rating)
+         SELECT m.id, m.rank_seats, m.rating_seats, m.rank_low, m.rank_high, m.rating_low, m.rating_high
+         FROM made m WHERE m.rank_seats IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 
@@ -132,7 +149,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -199,6 +216,23 @@ WITH src AS (
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
          WHERE e.b IS NOT NULL
+       ), texts AS (
+         INSERT INTO game_texts (game_id, n, ply, body)
+         SELECT m.id, t.n, t.ply, t.text
+         FROM made m, json_to_recordset(m.texts) AS t(n int, ply int, text text)
+         WHERE m.texts IS NOT NULL
+       ), words AS (
+         INSERT INTO game_words (game_id, words)
+         SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
+         FROM made m WHERE m.texts_joined IS NOT NULL
+       ), draughts AS (
+         INSERT INTO game_draughts (game_id, plies)
+         SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
+         WHERE e.b IS NOT NULL
+       ), ranks AS (
+         INSERT INTO game_ranks (game_id, ranks, ratings, low_rank, high_rank, low_rating, high_rating)
+         SELECT m.id, m.rank_seats, m.rating_seats, m.rank_low, m.rank_high, m.rating_low, m.rating_high
+         FROM made m WHERE m.rank_seats IS NOT NULL
        )
        SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game;
 

@@ -319,6 +319,49 @@ describeIfThere('the web viewer in Chromium', chromiumThere, () => {
     writeFileSync(new URL('board.svg', images), await svg.text());
   });
 
+  it('finds games by the words of their comments, and opens a hit at its ply with its comment shown', async () => {
+    const commented = '(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[Kim]PW[Lee]GC[A teaching game];B[ee];W[gc]C[White <b>tries</b> a ladder here];B[cg];W[gg]C[Лестница не работает])';
+    const id = await upload('commented.sgf', Buffer.from(commented));
+    await page.goto(`${archive.baseUrl}/`);
+    await page.getByRole('searchbox', { name: 'Words' }).fill('ladders');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => location.hash === '#/?text=ladders');
+    await searched();
+    expect(await page.locator('.result').count()).toBe(1);
+    const hits = page.getByRole('list', { name: 'Where the words are written' });
+    // The hit's text as written — the file's markup shown as text, not made bold — and the word found marked.
+    await expect(hits.innerText()).resolves.toBe('ply 2: White <b>tries</b> a ladder here');
+    await expect(hits.locator('mark').allInnerTexts()).resolves.toEqual(['ladder']);
+    // A Russian word in another form finds the Russian comment.
+    await page.goto(`${archive.baseUrl}/#/?text=${encodeURIComponent('лестницу')}`);
+    await searched();
+    await expect(page.getByRole('list', { name: 'Where the words are written' }).innerText()).resolves.toBe('ply 4: Лестница не работает');
+
+    await page.getByRole('link', { name: 'ply 4' }).click();
+    await page.waitForFunction((game) => location.hash === `#/games/${game}?ply=4`, id);
+    expect((await board()).ply).toBe(4);
+    await expect(page.getByRole('region', { name: 'Comments at ply 4' }).innerText()).resolves.toBe('Лестница не работает');
+    // The commented moves are marked in the list; the start shows the game's own comment.
+    await expect(page.locator('.moves .commented').count()).resolves.toBe(2);
+    await page.keyboard.press('Home');
+    await expect(page.getByRole('region', { name: 'Comments on the game' }).innerText()).resolves.toBe('A teaching game');
+    await shoot('texts.png');
+  });
+
+  it('tags a game on its page and finds the game by its tag', async () => {
+    await page.goto(`${archive.baseUrl}/#/games/${ids.gnugo}`);
+    await page.getByRole('button', { name: 'Edit tags' }).click();
+    await page.getByRole('textbox', { name: 'Tags, comma-separated' }).fill('studied, урок');
+    await page.getByRole('button', { name: 'Save tags' }).click();
+    await page.getByRole('link', { name: '#урок' }).waitFor();
+    await page.getByRole('link', { name: '#урок' }).click();
+    await page.waitForFunction(() => decodeURIComponent(location.hash) === '#/?tags=урок');
+    await searched();
+    await expect(page.locator('.result a').first().getAttribute('href')).resolves.toBe(`#/games/${ids.gnugo}`);
+    expect(await page.locator('.result').count()).toBe(1);
+    await expect(page.locator('.result .tags').innerText()).resolves.toBe('#studied #урок');
+  });
+
   it('logged no console error or warning and threw nothing', () => {
     expect(complaints).toEqual([]);
   });

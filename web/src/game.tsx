@@ -5,8 +5,8 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { boardUrl, playerKey, playersText, problemText } from './api';
-import { exportGame, getGame, listFormats, replayGame } from './generated/sdk.gen';
-import type { FormatDto, GameDto, PlyDto, ProblemDto } from './generated/types.gen';
+import { exportGame, getGame, listFormats, replayGame, setGameTags } from './generated/sdk.gen';
+import type { FormatDto, GameDto, PlyDto, ProblemDto, WrittenTextDto } from './generated/types.gen';
 import { familyName } from './search';
 import { Explorer } from './explorer';
 import { positionsHashOfGame } from './positions';
@@ -17,6 +17,7 @@ import type { GoPlyDetails } from '../../src/formats/families/go/ply-details.js'
 export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
   const [game, setGame] = useState<GameDto | null>(null);
   const [plies, setPlies] = useState<PlyDto[] | null>(null);
+  const [texts, setTexts] = useState<WrittenTextDto[]>([]);
   const [ply, setPly] = useState(0);
   const [error, setError] = useState('');
 
@@ -28,6 +29,7 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
       replayGame({ path: { id } }).then(({ data: replay, error, response }) => {
         if (!replay) return setError(problemText(error, response));
         setPlies(replay.plies);
+        setTexts(replay.texts);
         // A game opens at its final position, as the board picture's default does, unless a ply is named.
         setPly(startPly !== undefined && startPly <= replay.plies.length ? startPly : replay.plies.length);
       });
@@ -59,6 +61,7 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
           </>
         )}
       </p>
+      <Tags game={game} onSaved={(tags) => setGame({ ...game, tags })} />
       {error && (
         <p class="problem" role="alert">
           {error}
@@ -66,7 +69,8 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
       )}
       <div class="game-layout">
         <div class="board-column">
-          {plies ? <Stepper game={game} plies={plies} ply={ply} setPly={setPly} /> : game.status === 'indexed' && <p aria-busy="true">Replaying…</p>}
+          {plies ? <Stepper game={game} plies={plies} ply={ply} setPly={setPly} commented={new Set(texts.map((text) => text.ply))} /> : game.status === 'indexed' && <p aria-busy="true">Replaying…</p>}
+          {plies && <Comments texts={texts} ply={ply} />}
           {game.status !== 'indexed' && <p>This file is stored but not indexed{game.statusReason ? `: ${game.statusReason}` : ''}. There is no board to show.</p>}
         </div>
         <div class="side-column">
@@ -82,7 +86,20 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
   );
 }
 
-function Stepper({ game, plies, ply, setPly }: { game: GameDto; plies: PlyDto[]; ply: number; setPly: (ply: number) => void }) {
+/** What the file writes at the current ply: its comments there (at the start, also the game's own texts). */
+function Comments({ texts, ply }: { texts: WrittenTextDto[]; ply: number }) {
+  const here = texts.filter((text) => text.ply === ply);
+  if (here.length === 0) return null;
+  return (
+    <section class="comments" aria-label={ply === 0 ? 'Comments on the game' : `Comments at ply ${ply}`} aria-live="polite">
+      {here.map((text) => (
+        <p class="comment">{text.text}</p>
+      ))}
+    </section>
+  );
+}
+
+function Stepper({ game, plies, ply, setPly, commented }: { game: GameDto; plies: PlyDto[]; ply: number; setPly: (ply: number) => void; commented: ReadonlySet<number> }) {
   const last = plies.length;
   const go = (to: number) => setPly(Math.max(0, Math.min(last, to)));
   const list = useRef<HTMLOListElement>(null);
@@ -164,6 +181,12 @@ function Stepper({ game, plies, ply, setPly }: { game: GameDto; plies: PlyDto[];
                 title={[sgfLetters(p) && `SGF ${sgfLetters(p)}`, ...(problems ?? []).map((problem) => problem.message)].filter(Boolean).join('\n') || undefined}
               >
                 <span class="ply-number">{p.ply}.</span> {moveLabel(game, p)}
+                {commented.has(p.ply) && (
+                  <span class="commented" title="commented">
+                    {' '}
+                    ✎<span class="visually-hidden"> (commented)</span>
+                  </span>
+                )}
                 {problems && <span class="visually-hidden"> (problem: {problems.map((problem) => problem.message).join('; ')})</span>}
               </button>
             </li>
@@ -350,5 +373,54 @@ function Downloads({ game }: { game: GameDto }) {
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * The owner's tags on the game, each a link to the games that have it, and a small editor: the
+ * whole list, comma-separated. A save without a token (or with another club's) is refused by the
+ * archive, and the page says why.
+ */
+function Tags({ game, onSaved }: { game: GameDto; onSaved: (tags: string[]) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState('');
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget as HTMLFormElement).get('tags') ?? '');
+    const tags = text.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+    const { data, error: refused, response } = await setGameTags({ path: { id: game.id }, body: tags });
+    if (!data) {
+      setError(problemText(refused, response));
+      return;
+    }
+    setError('');
+    setEditing(false);
+    onSaved(data.tags);
+  };
+  return (
+    <div class="tags">
+      Tags:{' '}
+      {game.tags.length === 0 ? <span class="muted">none</span> : game.tags.map((tag) => <a href={`#/?tags=${encodeURIComponent(tag)}`}>#{tag} </a>)}
+      {editing ? (
+        <form onSubmit={save}>
+          <label>
+            Tags, comma-separated <input name="tags" defaultValue={game.tags.join(', ')} autocomplete="off" />
+          </label>
+          <button type="submit">Save tags</button>
+          <button type="button" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <button type="button" onClick={() => setEditing(true)}>
+          Edit tags
+        </button>
+      )}
+      {error && (
+        <p class="problem" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -13,7 +13,7 @@ import { ArchiveImage } from './token';
 type Query = NonNullable<SearchGamesData['query']>;
 
 /** The filters the form offers, in the API's own names. */
-const TEXT_FILTERS = ['player', 'winner', 'owner', 'boardSize', 'playedFrom', 'playedTo'] as const;
+const TEXT_FILTERS = ['text', 'player', 'winner', 'owner', 'tags', 'boardSize', 'playedFrom', 'playedTo'] as const;
 const CHOICE_FILTERS = ['family', 'status', 'consistent', 'unique', 'ending', 'sort'] as const;
 const FILTERS = [...TEXT_FILTERS, ...CHOICE_FILTERS, 'publisher', 'version'] as const;
 
@@ -71,6 +71,9 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
     <>
       <h1>Games</h1>
       <form class="filters" role="search" onSubmit={submit} key={key}>
+        <label class="wide">
+          Words <input name="text" type="search" defaultValue={value('text')} placeholder='comments, event, players: ladder -handicap, "sente resign"' maxLength={500} autocomplete="off" />
+        </label>
         <label>
           Player <input name="player" type="search" defaultValue={value('player')} placeholder="part of a name" autocomplete="off" />
         </label>
@@ -79,6 +82,9 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
         </label>
         <label>
           Owner <input name="owner" type="search" defaultValue={value('owner')} placeholder="account, as club-a" autocomplete="off" />
+        </label>
+        <label>
+          Tags <input name="tags" type="search" defaultValue={value('tags')} placeholder="studied,-handicap" autocomplete="off" />
         </label>
         <label>
           Game
@@ -211,11 +217,34 @@ export function GameItem({ game, at }: { game: Omit<ListedGameDto, 'copies' | 'c
             {game.owner ? ` · owner ${game.owner}` : ''}
             {game.status === 'stored' ? ' · stored, not indexed' : ''}
           </span>
+          {game.tags.length > 0 && <span class="tags">{game.tags.map((tag) => `#${tag}`).join(' ')}</span>}
           {(game.copyOf || (game.copies ?? 0) > 0) && (
             <span class="copies">{game.copyOf ? `a copy of #${game.copyOf}` : `${game.copies} ${game.copies === 1 ? 'copy' : 'copies'} in the archive`}</span>
           )}
         </span>
       </a>
+      {game.hits && game.hits.length > 0 && (
+        <ul class="hits" aria-label="Where the words are written">
+          {game.hits.map((hit) => (
+            <li>
+              <a href={`#/games/${game.id}?ply=${hit.ply}`}>{hit.ply === 0 ? 'the game' : `ply ${hit.ply}`}</a>: <Snippet html={hit.snippet} />
+            </li>
+          ))}
+        </ul>
+      )}
     </li>
+  );
+}
+
+/**
+ * A hit's snippet: the archive sends it as HTML (the text escaped, the words found in `<b>`). It is
+ * taken apart here instead of being set as HTML, so nothing of a file ever runs as markup.
+ */
+function Snippet({ html }: { html: string }) {
+  const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return (
+    <span class="snippet">
+      {html.split(/(<b>[^<]*<\/b>)/).map((part) => (part.startsWith('<b>') ? <mark>{unescape(part.slice(3, -4))}</mark> : unescape(part)))}
+    </span>
   );
 }

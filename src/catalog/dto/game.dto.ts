@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FAMILIES, GAME_ENDINGS, PLAYER_OUTCOMES } from '../../formats/plugin.js';
 import { VERDICT_PROBLEM_CODES } from '../../formats/verdict-codes.js';
 import type { VerdictProblemCode } from '../../formats/verdict-codes.js';
@@ -17,6 +17,13 @@ export class PlayerDto {
   color: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The player's rating or rank as the file writes it (`5d`, `2100`), where it gives one." })
   rating: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '5d',
+    description: "Go: the player's rank read from `rating` on one scale, written as the archive writes ranks (`3k`, `5d`, `1p`; docs/ranks.md); null where `rating` holds no rank.",
+  })
+  rank: string | null;
   /** Points as the file declares them (its cached value). */
   @ApiProperty({ type: Number, nullable: true })
   declaredPoints: number | null;
@@ -124,6 +131,9 @@ export class GameSummaryDto {
   owner: string | null;
   @ApiProperty({ type: String, format: 'date-time' })
   uploadedAt: string;
+  /** The owner's tags on the game (PUT /games/{id}/tags), sorted by code point; not read from the file. */
+  @ApiProperty({ type: [String], example: ['studied'] })
+  tags: string[];
   @ApiProperty({ type: [PlayerDto] })
   players: PlayerDto[];
   @ApiProperty({ type: 'integer', minimum: 0, nullable: true, description: 'Plies of the main line.' })
@@ -151,8 +161,21 @@ export class GameDto extends GameSummaryDto {
   body: string | null;
 }
 
+/** Where a game's texts meet a text search: a text at its ply, the words found in bold. */
+export class TextHitDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: "The ply the text is written at: 0 for the game's own texts (its comment, place, event, players)." })
+  ply: number;
+  @ApiProperty({ type: String, example: 'so a <b>ladder</b> works here', description: 'Part of the text as HTML: the text escaped, the words found in `<b>`.' })
+  snippet: string;
+}
+
 /** A game as `GET /games` lists it: with how it stands among the files of its game (docs/identity.md). */
 export class ListedGameDto extends GameSummaryDto {
+  @ApiPropertyOptional({
+    type: [TextHitDto],
+    description: 'With `text=`: the first texts of the game holding words of the query, in ply order (at most 5).',
+  })
+  hits?: TextHitDto[];
   @ApiProperty({
     type: 'integer',
     format: 'int64',

@@ -8,6 +8,9 @@ import { FAMILIES, GAME_ENDINGS } from '../../formats/plugin.js';
 import type { Family, GameEnding } from '../../formats/plugin.js';
 import { QueryBoolean } from '../../common/query-boolean.js';
 import { ACCOUNT_NAME } from '../../common/account-name.js';
+import { QueryTagFilter } from '../../common/tags.js';
+import { QueryTextSearch } from '../../indexes/texts/text-query.js';
+import { IsGoRank, NotBelow, rankFilterValue, ratingFilterValue } from '../../indexes/ranks/rank-filter.js';
 
 /** A day played as the filters take it (with ISO 8601's own checks: no 2020-02-31). */
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -153,6 +156,42 @@ export class SearchGamesQuery {
   @MaxLength(50)
   rating?: string;
 
+  /**
+   * Go: games whose players are all this rank or stronger, on one scale (30k … 1k < 1d … 9d < 1p …
+   * 9p; docs/ranks.md), in any form files write (`5d`, `5 dan`, `2段`, `3k`, `15級`, `9p`). A game
+   * with a player whose rank no form reads is left out.
+   */
+  @ApiPropertyOptional({ type: String, maxLength: 20, example: '5d' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  @IsGoRank()
+  rankMin?: string;
+
+  /** Go: games whose players are all this rank or weaker (forms as `rankMin`); not below `rankMin`. */
+  @ApiPropertyOptional({ type: String, maxLength: 20, example: '1p' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(20)
+  @IsGoRank()
+  @NotBelow('rankMin', rankFilterValue)
+  rankMax?: string;
+
+  /** Games whose players all have a numeric rating (as `2100` or `1850.5` in the file) of at least this. */
+  @ApiPropertyOptional({ type: Number })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  ratingMin?: number;
+
+  /** Games whose players all have a numeric rating of at most this; not below `ratingMin`. */
+  @ApiPropertyOptional({ type: Number })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @NotBelow('ratingMin', ratingFilterValue)
+  ratingMax?: number;
+
   /** The rules the file names (`Japanese`, `Chinese`…), whole, case-insensitively. */
   @IsOptional()
   @IsString()
@@ -190,6 +229,29 @@ export class SearchGamesQuery {
   @IsOptional()
   @Matches(/^([a-z]{2}|__){6}$/, { message: 'signature must be 12 characters: six points in SGF letters, `__` for a pass or a missing move' })
   signature?: string;
+
+  /**
+   * Tags, separated by commas: games with every tag named, and none of those written with a leading
+   * `-` (`studied,-handicap`). At most 50; each 1 to 50 letters, digits, `-` or `_`, compared as
+   * written (case counts) after Unicode NFC. A bad tag is 400 `tag.invalid`.
+   */
+  @ApiPropertyOptional({ type: String, example: 'studied,-handicap' })
+  @IsOptional()
+  @QueryTagFilter()
+  @IsString()
+  tags?: string;
+
+  /**
+   * Words the game's file writes — its comments, the game's comment, place, event and players — in
+   * web-search syntax: `ladder tesuji` (all), `"sente resign"` (a phrase), `joseki -handicap` (none
+   * of), `ko or seki`. Russian and English words are found in any of their forms. At most 500
+   * characters and 32 words, else 400 `text.invalid`. Each listed game carries its `hits`.
+   */
+  @ApiPropertyOptional({ type: String, maxLength: 500, example: 'ladder -handicap' })
+  @IsOptional()
+  @QueryTextSearch()
+  @IsString()
+  text?: string;
 
   /** `-uploaded` (default): newest first; `uploaded`: oldest first; `played` / `-played`: by the day played, games with one only. */
   @ApiPropertyOptional({ enum: GAME_SORTS, enumName: 'GameSort', default: '-uploaded' })

@@ -1,0 +1,123 @@
+import { Transform } from 'class-transformer';
+import { ProblemException } from '../../common/problem-codes.js';
+
+/**
+ * Queries of the texts index (`GET /games?text=`), written in web-search syntax as PostgreSQL's
+ * `websearch_to_tsquery` reads it: words (all of them), `"a phrase"`, `-word` (none of), `or`.
+ */
+
+/**
+ * The one text search configuration of the index: PostgreSQL's `russian` stems words in Cyrillic as
+ * Russian and words in Latin letters as English (dropping each language's stop words), and keeps
+ * words of other scripts as they are written.
+ */
+export const TEXT_SEARCH_CONFIG = 'russian';
+
+/** The longest query taken, in characters. */
+export const MAX_TEXT_QUERY_LENGTH = 500;
+/** The most words a query may hold (each word of a phrase counts; `or` does not). */
+export const MAX_TEXT_QUERY_TERMS = 32;
+
+/** One part of a query: a word or a quoted phrase, wanted or excluded (`-`). */
+interface QueryPart {
+  readonly words: readonly string[];
+  readonly phrase: boolean;
+  readonly excluded: boolean;
+}
+
+function partsOf(query: string): QueryPart[] {
+  const parts: QueryPart[] = [];
+  for (const match of query.matchAll(/(-?)"([^"]*)"?|(-?)([^\s"]+)/g)) {
+    const phrase = match[2] !== undefined;
+    const text = phrase ? match[2] : match[4];
+    const words = text.split(/\s+/).filter((word) => word !== '' && word !== '-');
+    if (words.length === 0) continue;
+    // `or` between two parts is the operator, not a word.
+    if (!phrase && words.length === 1 && words[0].toLowerCase() === 'or' && match[3] === '') continue;
+    parts.push({ words, phrase, excluded: (phrase ? match[1] : match[3]) === '-' });
+  }
+  return parts;
+}
+
+/** What is wrong with a query (too long, too many words, no word), or null when it can be searched. */
+export function textQueryProblem(query: string): string | null {
+  if (query.length > MAX_TEXT_QUERY_LENGTH) return `text is ${query.length} characters long: at most ${MAX_TEXT_QUERY_LENGTH}`;
+  const parts = partsOf(query);
+  const terms = parts.reduce((sum, part) => sum + part.words.length, 0);
+  if (terms > MAX_TEXT_QUERY_TERMS) return `text holds ${terms} words: at most ${MAX_TEXT_QUERY_TERMS}`;
+  if (!parts.some((part) => !part.excluded)) return 'text names no word to find (only excluded words, or none)';
+  return null;
+}
+
+/**
+ * The query's wanted parts as one query finding any of them: what a game's single texts are shown
+ * by, when the whole query is met by the game's texts together.
+ */
+export function anyOfQuery(query: string): string {
+  return partsOf(query)
+    .filter((part) => !part.excluded)
+    .map((part) => (part.phrase ? `"${part.words.join(' ')}"` : part.words[0]))
+    .join(' or ');
+}
+
+/**
+ * The condition (on `games g`) that the game's texts together meet the query in SQL parameter
+ * `param`. The planner walks `game_words` in the page's order, testing each game's words: quick when
+ * many games match, slow when few do (each game tested is its words read and decompressed). A
+ * search asks {@link TEXT_PROBE} first, and lists a query's few games by their ids instead.
+ */
+export function textMatches(param: string): string {
+  return `g.id IN (SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIG}', ${param}))`;
+}
+
+/**
+ * The query a search finds its first games by in the GIN index ({@link TEXT_PROBE}): the query
+ * itself, or, when it holds phrases, the same with each wanted phrase's words wanted one by one and
+ * each excluded phrase left out. That finds every game the query does and maybe more, without reading
+ * a game's words to check where its words stand; the page then checks the query itself
+ * ({@link textMatchesEach}).
+ */
+export function probeQuery(query: string): string {
+  if (!query.includes('"')) return query;
+  return query
+    .replace(/(^|\s)-"[^"]*"?/g, ' ')
+    .replace(/"([^"]*)"?/g, ' $1 ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The condition (on `games g`) that the game's texts meet the query, tested game by game (`OFFSET 0`
+ * keeps it a test of each row): for a page among the few games a relaxed {@link probeQuery} found.
+ */
+export function textMatchesEach(param: string): string {
+  return `EXISTS (SELECT 1 FROM game_words w WHERE w.game_id = g.id AND w.words @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIG}', ${param}) OFFSET 0)`;
+}
+
+/**
+ * Up to how many games a text query's games are found in the GIN index first, in any order, before
+ * a page is listed: when no more match, the page is found among them by id (bench/texts.ts measured
+ * the two ways).
+ */
+export const TEXT_PROBE = 200;
+
+/**
+ * A word the texts of a game are joined with, four times between two texts, and deleted from the
+ * game's words once they are made: it leaves its positions empty, so that a phrase never runs from
+ * the end of one text into the start of the next.
+ */
+export const TEXT_SEPARATOR = 'tabulatextseparator';
+
+/** A game's texts as one text for its words: {@link TEXT_SEPARATOR} four times between two texts. */
+export function joinedTexts(texts: readonly string[]): string {
+  return texts.join(` ${TEXT_SEPARATOR} ${TEXT_SEPARATOR} ${TEXT_SEPARATOR} ${TEXT_SEPARATOR} `);
+}
+
+/** A query parameter read as a text query: checked (400 `text.invalid` saying what is wrong), kept as sent. */
+export const QueryTextSearch = (): PropertyDecorator =>
+  Transform(({ value }) => {
+    if (typeof value !== 'string') return value;
+    const problem = textQueryProblem(value);
+    if (problem !== null) throw new ProblemException(400, 'text.invalid', problem);
+    return value;
+  });
