@@ -1,13 +1,10 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { GameFilters } from '../src/catalog/game-view.js';
 import { GamesSearchRepository } from '../src/games/games-search.repository.js';
-import { percentile, startInProcess, withScratchDatabase } from './served.js';
+import { onEachDatabase, percentile, startInProcess } from './served.js';
 
 /**
  * Search at scale: BENCH_SEARCH_GAMES games (default 1,000,000; 3% stored without an index, the
@@ -193,18 +190,7 @@ const KINDS: SearchKind[] = [
 const SEEDED_AT = Date.parse('2026-11-01T00:00:00Z');
 
 export async function run(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tabula-bench-search-'));
-  try {
-    await measure('embedded PostgreSQL (PGlite)', { DATA_DIR: dataDir });
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) {
-    console.log('search: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
-    return;
-  }
-  await withScratchDatabase(serverUrl, 'tabula_bench_search', (url) => measure('PostgreSQL server', { DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }));
+  await onEachDatabase('search', measure);
 }
 
 async function measure(label: string, settings: Record<string, string>): Promise<void> {

@@ -82,6 +82,28 @@ export async function withScratchDatabase<T>(serverUrl: string, prefix: string, 
   }
 }
 
+/**
+ * Runs a bench's `measure` on the embedded database (in a data directory of its own, removed after)
+ * unless `embedded` is false, then on a scratch database of the server BENCH_DATABASE_URL names,
+ * or says how to measure one.
+ */
+export async function onEachDatabase(bench: string, measure: (label: string, settings: Record<string, string>) => Promise<void>, embedded = true): Promise<void> {
+  if (embedded) {
+    const dataDir = mkdtempSync(join(tmpdir(), `tabula-bench-${bench}-`));
+    try {
+      await measure('embedded PostgreSQL (PGlite)', { DATA_DIR: dataDir });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) {
+    console.log(`${bench}: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too`);
+    return;
+  }
+  await withScratchDatabase(serverUrl, `tabula_bench_${bench}`, (url) => measure('PostgreSQL server', { DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }));
+}
+
 /** Milliseconds a GET of `path` took to answer in full; any status but 200 is an error saying the answer. */
 export async function timedGet(baseUrl: string, path: string): Promise<number> {
   const started = performance.now();

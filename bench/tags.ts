@@ -1,13 +1,10 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { GamesSearchRepository } from '../src/games/games-search.repository.js';
 import { TagsRepository } from '../src/tags/tags.repository.js';
-import { percentile, startInProcess, withScratchDatabase } from './served.js';
+import { onEachDatabase, percentile, startInProcess } from './served.js';
 
 /**
  * Tags at scale: BENCH_TAGS_GAMES games (default 100,000) written in SQL, with tags from a skewed
@@ -104,18 +101,7 @@ const KINDS: Kind[] = [
 ];
 
 export async function run(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tabula-bench-tags-'));
-  try {
-    await measure('embedded PostgreSQL (PGlite)', { DATA_DIR: dataDir });
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) {
-    console.log('tags: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
-    return;
-  }
-  await withScratchDatabase(serverUrl, 'tabula_bench_tags', (url) => measure('PostgreSQL server', { DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }));
+  await onEachDatabase('tags', measure);
 }
 
 async function measure(label: string, settings: Record<string, string>): Promise<void> {

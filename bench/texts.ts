@@ -1,16 +1,14 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
 import type { GameFilters } from '../src/catalog/game-view.js';
 import { NAME_SOURCES, SUMMARY_COLUMNS, UPLOADED_KEY } from '../src/catalog/games.sql.js';
 import { whereClause } from '../src/catalog/search-filters.sql.js';
 import { GamesSearchRepository, orderOf } from '../src/games/games-search.repository.js';
 import { TEXT_PROBE, TEXT_SEARCH_CONFIG, TEXT_SEPARATOR, joinedTexts, probeQuery } from '../src/indexes/texts/text-query.js';
-import { percentile, startInProcess, withScratchDatabase } from './served.js';
+import { onEachDatabase, percentile, startInProcess } from './served.js';
 
 /**
  * Full-text search at scale (`GET /games?text=`, the texts index): BENCH_TEXT_GAMES go games
@@ -190,20 +188,7 @@ function numbered(sql: string, first: number): string {
 const SERVER_ONLY = process.env.BENCH_TEXT_ONLY === 'server';
 
 export async function run(): Promise<void> {
-  if (!SERVER_ONLY) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'tabula-bench-texts-'));
-    try {
-      await measure('embedded PostgreSQL (PGlite)', { DATA_DIR: dataDir });
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) {
-    console.log('texts: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');
-    return;
-  }
-  await withScratchDatabase(serverUrl, 'tabula_bench_texts', (url) => measure('PostgreSQL server', { DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }));
+  await onEachDatabase('texts', measure, !SERVER_ONLY);
 }
 
 async function measure(label: string, settings: Record<string, string>): Promise<void> {

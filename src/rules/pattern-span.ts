@@ -16,7 +16,7 @@
  *
  * Pure code: no I/O, no notation.
  */
-import { EMPTY, FIRST, SECOND, placements } from './patterns.js';
+import { EMPTY, FIRST, SECOND, placements, watchedPoints } from './patterns.js';
 import type { Anchor, BoardChanges, Pattern, PatternMatch, Placement } from './patterns.js';
 import { apply } from './symmetry.js';
 
@@ -146,21 +146,7 @@ export function firstMatchWithin(board: BoardChanges, candidates: readonly Seque
   const length = changes.length;
   const word = (at: number) => (changes[at] << 8) | changes[at + 1];
   const states = new Uint8Array(n);
-  const head = new Int32Array(n).fill(-1);
-  const link: number[] = [];
-  const owner: number[] = [];
-  const want: number[] = [];
-  const wrong = new Int32Array(candidates.length);
-  candidates.forEach((placement, index) => {
-    for (let i = 0; i < placement.points.length; i++) {
-      const p = placement.points[i];
-      link.push(head[p]);
-      owner.push(index);
-      want.push(placement.wants[i]);
-      head[p] = link.length - 1;
-      if (placement.wants[i] !== EMPTY) wrong[index]++;
-    }
-  });
+  const { head, link, owner, want, wrong } = watchedPoints(candidates, n);
   // The placements matching the current position, and where each stands in the list (-1 none).
   const matching: number[] = [];
   const slot = new Int32Array(candidates.length).fill(-1);

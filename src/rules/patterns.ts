@@ -304,15 +304,11 @@ export interface PatternMatch {
 }
 
 /**
- * The first position of a game's line at which one of the placements matches (each fixed point in
- * the state it wants), or null. The line is followed change by change; a placement is tested again
- * only when one of its points changes, through a count per placement of its points in the wrong state.
+ * Per board point of `n`, the (placement, wanted state) pairs that fix it, as linked lists (`head`
+ * of a point, `link` to the next pair, its `owner` placement and the state it `want`s), and per
+ * placement the count of its points in the wrong state on an empty board.
  */
-export function firstMatch(board: BoardChanges, candidates: readonly Placement[]): PatternMatch | null {
-  const { width, height, changes } = board;
-  const n = width * height;
-  const states = new Uint8Array(n);
-  // Per board point, the (placement, wanted state) pairs that fix it.
+export function watchedPoints(candidates: readonly Pick<Placement, 'points' | 'wants'>[], n: number) {
   const head = new Int32Array(n).fill(-1);
   const link: number[] = [];
   const owner: number[] = [];
@@ -328,6 +324,19 @@ export function firstMatch(board: BoardChanges, candidates: readonly Placement[]
       if (placement.wants[i] !== EMPTY) wrong[index]++;
     }
   });
+  return { head, link, owner, want, wrong };
+}
+
+/**
+ * The first position of a game's line at which one of the placements matches (each fixed point in
+ * the state it wants), or null. The line is followed change by change; a placement is tested again
+ * only when one of its points changes, through a count per placement of its points in the wrong state.
+ */
+export function firstMatch(board: BoardChanges, candidates: readonly Placement[]): PatternMatch | null {
+  const { width, height, changes } = board;
+  const n = width * height;
+  const states = new Uint8Array(n);
+  const { head, link, owner, want, wrong } = watchedPoints(candidates, n);
   let matched = -1;
   // The placements whose count fell to 0 during the current position's changes.
   const fell: number[] = [];
