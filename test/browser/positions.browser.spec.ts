@@ -271,3 +271,201 @@ describeIfThere('the position page in Chromium', chromiumThere, () => {
     expect(complaints).toEqual([]);
   });
 });
+
+/**
+ * The explorer beside a game's board, by year and by rank, against seven 19×19 games written here.
+ * Each starts B Q16, W D16 (a board no turn or mirror keeps), then black plays D4 or Q4; their days
+ * and ranks are chosen so the counts below follow by hand:
+ *
+ * | game | played     | black, white | third move |
+ * |------|------------|--------------|------------|
+ * | 1    | 2001-05-01 | 5d, 4d       | D4 |
+ * | 2    | 2001-06-01 | 2k, 1k       | D4 |
+ * | 3    | 2003-01-01 | 6d, 6d       | Q4 |
+ * | 4    | 2003-03-03 | 3d, 5d       | D4 |
+ * | 5    | 2004-01-01 | 10k, 8k      | Q4 |
+ * | 6    | (no date)  | 5d, 5d       | Q4 |
+ * | 7    | 2004-07-07 | 1d, 2d       | D4 |
+ *
+ * All seven: 2001 2, 2002 0, 2003 2, 2004 2 (one undated); D4 4 games (2001 2, 2003 1, 2004 1),
+ * average year 2002.25, average rank (5+4−1+0+3+5+1+2)/8 = 2.375 → 2d; Q4 3 games (2003 1, 2004 1),
+ * average rank (6+6−9−7+5+5)/6 = 1 → 1d. Both players 4d or stronger: games 1, 3 and 6: D4 1 game
+ * (rank 4.5 → 5d), Q4 2 (5.5 → 6d); by year 2001 1, 2002 0, 2003 1. The dictionary of that range
+ * with moves of 2 games or more has Q4 and not D4.
+ */
+describeIfThere('the explorer by year and rank in Chromium', chromiumThere, () => {
+  let archive: TestArchive;
+  let browser: Browser;
+  let page: Page;
+  let complaints: string[] = [];
+  const GAMES = [
+    { date: '2001-05-01', black: '5d', white: '4d', third: 'dp' },
+    { date: '2001-06-01', black: '2k', white: '1k', third: 'dp' },
+    { date: '2003-01-01', black: '6d', white: '6d', third: 'pp' },
+    { date: '2003-03-03', black: '3d', white: '5d', third: 'dp' },
+    { date: '2004-01-01', black: '10k', white: '8k', third: 'pp' },
+    { date: '', black: '5d', white: '5d', third: 'pp' },
+    { date: '2004-07-07', black: '1d', white: '2d', third: 'dp' },
+  ];
+  /** A different fourth move in each game, so that none is a copy or a beginning of another. */
+  const FOURTH = ['qj', 'jq', 'cj', 'jc', 'qn', 'nq', 'cn'];
+  const ids: number[] = [];
+
+  /** The moves table's rows: notation, games, average year and average rank. */
+  const moveRows = () =>
+    page.locator('.explorer .explorer-moves tbody tr').evaluateAll((rows) =>
+      rows.map((row) => {
+        const cells = [...row.querySelectorAll('td')].map((cell) => cell.textContent!.trim());
+        return [cells[0], Number(cells[1]), cells[4], cells[5]];
+      }),
+    );
+  /** The hidden table of the chart: each year's row as numbers. */
+  const yearRows = () => page.locator('.year-table tbody tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => Number(cell.textContent))));
+  const yearHeads = () => page.locator('.year-table thead th').allInnerTexts();
+  const waitForMoves = (counts: string) =>
+    page.waitForFunction((want) => [...document.querySelectorAll('.explorer .explorer-moves tbody tr')].map((row) => `${row.children[0].textContent}:${row.children[1].textContent}`).join(' ') === want, counts);
+  /** Whether the chart's canvas has a size and something drawn on it. */
+  const chartDrawn = () =>
+    page.locator('.year-chart canvas').evaluate((canvas: HTMLCanvasElement) => {
+      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let painted = 0;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) painted++;
+      return { wide: canvas.width > 0 && canvas.height > 0, painted: painted > 100, label: canvas.getAttribute('aria-label') ?? '' };
+    });
+
+  beforeAll(async () => {
+    needViewer();
+    archive = await startArchive();
+    for (const [i, game] of GAMES.entries()) {
+      const sgf = `(;GM[1]FF[4]SZ[19]PB[Black ${i + 1}]PW[White ${i + 1}]BR[${game.black}]WR[${game.white}]${game.date ? `DT[${game.date}]` : ''};B[pd];W[dd];B[${game.third}];W[${FOURTH[i]}])`;
+      const answer = await post(archive, `/games?filename=game${i + 1}.sgf`, Buffer.from(sgf), { 'Content-Type': 'application/octet-stream' });
+      expect(answer.status).toBe(201);
+      ids.push(((await answer.json()) as { id: number }).id);
+    }
+    ({ browser, page, complaints } = await watchedPage(() => false));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await archive?.close();
+  });
+
+  it("charts the position's games by year with a line for each move, and shows each move's average year and rank", async () => {
+    await page.goto(`${archive.baseUrl}/#/games/${ids[0]}?ply=2`);
+    await waitForMoves('D4:4 Q4:3');
+    expect(await moveRows()).toEqual([
+      ['D4', 4, '2002', '2d'],
+      ['Q4', 3, '2004', '1d'],
+    ]);
+    await page.locator('.year-table').waitFor({ state: 'attached' });
+    expect(await yearHeads()).toEqual(['Year', 'All games', 'D4', 'Q4']);
+    expect(await yearRows()).toEqual([
+      [2001, 2, 2, 0],
+      [2002, 0, 0, 0],
+      [2003, 2, 1, 1],
+      [2004, 2, 1, 1],
+    ]);
+    await expect(page.locator('.year-chart figcaption').innerText()).resolves.toContain('1 without a date');
+    const drawn = await chartDrawn();
+    expect(drawn).toEqual({ wide: true, painted: true, label: expect.stringContaining('2001 to 2004') });
+  });
+
+  it('filters the explorer by a rank range kept in the URL, and downloads the dictionary of that range', async () => {
+    await page.locator('.explorer select[name="rankMin"]').selectOption('4d');
+    await page.waitForFunction(() => location.hash.includes('rankMin=4d'));
+    await waitForMoves('Q4:2 D4:1');
+    const filtered = [
+      ['Q4', 2, '2003', '6d'],
+      ['D4', 1, '2001', '5d'],
+    ];
+    expect(await moveRows()).toEqual(filtered);
+    await page.waitForFunction(() => document.querySelectorAll('.year-table tbody tr').length === 3);
+    expect(await yearRows()).toEqual([
+      [2001, 1, 0, 1],
+      [2002, 0, 0, 0],
+      [2003, 1, 1, 0],
+    ]);
+    expect(await yearHeads()).toEqual(['Year', 'All games', 'Q4', 'D4']);
+    expect(new URLSearchParams(new URL(page.url()).hash.split('?')[1]).get('rankMin')).toBe('4d');
+
+    // The same link opens the same view.
+    await page.reload();
+    await waitForMoves('Q4:2 D4:1');
+    expect(await moveRows()).toEqual(filtered);
+    await expect(page.locator('.explorer select[name="rankMin"]').inputValue()).resolves.toBe('4d');
+    // The position editor's link keeps the range.
+    await expect(page.getByRole('link', { name: 'Edit this position' }).getAttribute('href')).resolves.toMatch(/^#\/positions\?.*&rankMin=4d$/);
+    await page.locator('.year-chart canvas').waitFor();
+    expect((await chartDrawn()).painted).toBe(true);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download as SGF dictionary' }).click()]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await download.createReadStream())!) chunks.push(chunk as Buffer);
+    const sgf = Buffer.concat(chunks).toString('utf8');
+    expect(sgf.startsWith('(;')).toBe(true);
+    expect(sgf).toContain('B[pp]');
+    expect(sgf).not.toContain('B[dp]');
+  });
+
+  it('shows the same on the position page for the board written in its URL, and downloads its dictionary by POST', async () => {
+    // Black on Q16 (column 15, row 3), white on D16 (column 3, row 3), black to move.
+    const rows = Array.from({ length: 19 }, (_, y) => Array.from({ length: 19 }, (_, x) => (y === 3 && x === 15 ? 'X' : y === 3 && x === 3 ? 'O' : '.')).join(''));
+    const hash = `#/positions?${new URLSearchParams({ family: 'go', size: '19', board: rows.join('/'), turn: 'B', symmetry: 'all', rankMin: '4d' })}`;
+    await page.goto(`${archive.baseUrl}/${hash}`);
+    await page.waitForFunction(() => document.querySelector('#position-results')?.textContent === '3 games reach the position');
+    await expect(page.locator('.position-form select[name="rankMin"]').inputValue()).resolves.toBe('4d');
+    const counts = await page.locator('.explorer-moves tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent!.trim())));
+    expect(counts).toEqual([
+      ['Q4', '2'],
+      ['D4', '1'],
+    ]);
+    expect(await yearRows()).toEqual([
+      [2001, 1, 0, 1],
+      [2002, 0, 0, 0],
+      [2003, 1, 1, 0],
+    ]);
+    expect((await chartDrawn()).painted).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as SGF dictionary' }).click()]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await download.createReadStream())!) chunks.push(chunk as Buffer);
+    const sgf = Buffer.concat(chunks).toString('utf8');
+    expect(sgf.startsWith('(;')).toBe(true);
+    expect(sgf).toContain('B[pp]');
+    expect(sgf).not.toContain('B[dp]');
+  });
+
+  it('filters the games list by a rank range kept in the URL', async () => {
+    await page.goto(`${archive.baseUrl}/#/`);
+    await page.locator('.result').first().waitFor();
+    await page.locator('form.filters select[name="rankMin"]').selectOption('4d');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => location.hash.includes('rankMin=4d'));
+    await page.waitForFunction(() => document.querySelectorAll('.results .result').length === 3);
+    const listed = await page.locator('.results .result a.result-link').evaluateAll((links) => links.map((link) => Number(/#\/games\/(\d+)/.exec(link.getAttribute('href')!)![1])));
+    expect(listed.sort((a, b) => a - b)).toEqual([ids[0], ids[2], ids[5]].sort((a, b) => a - b));
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('.results .result').length === 3);
+    await expect(page.locator('form.filters select[name="rankMin"]').inputValue()).resolves.toBe('4d');
+  });
+
+  it('filters the patterns page by a rank range kept in its URL', async () => {
+    // A black stone on the 4-4 point of an otherwise empty 5×4 corner: every game has it after ply 1.
+    // Both players 3d or weaker: games 2, 5 and 7.
+    await page.goto(`${archive.baseUrl}/#/patterns`);
+    await page.locator('.pattern-board button.pt[data-x="3"][data-y="3"]').click();
+    await page.locator('.pattern-form select[name="rankMax"]').selectOption('3d');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForFunction(() => location.hash.includes('rankMax=3d'));
+    await page.waitForFunction(() => document.querySelector('#pattern-results')?.textContent === '3 games with the pattern' && document.querySelectorAll('.pattern-results .result').length === 3);
+    const found = () => page.locator('.pattern-results .result a.result-link').evaluateAll((links) => links.map((link) => Number(/#\/games\/(\d+)/.exec(link.getAttribute('href')!)![1])).sort((a, b) => a - b));
+    expect(await found()).toEqual([ids[1], ids[4], ids[6]]);
+    await page.reload();
+    await expect(page.locator('.pattern-form select[name="rankMax"]').inputValue()).resolves.toBe('3d');
+    await page.waitForFunction(() => document.querySelector('#pattern-results')?.textContent === '3 games with the pattern' && document.querySelectorAll('.pattern-results .result').length === 3);
+    expect(await found()).toEqual([ids[1], ids[4], ids[6]]);
+  });
+
+  it('logged no console error or warning and threw nothing', () => {
+    expect(complaints).toEqual([]);
+  });
+});

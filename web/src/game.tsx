@@ -10,11 +10,14 @@ import type { FormatDto, GameDto, PlyDto, ProblemDto, WrittenTextDto } from './g
 import { familyName } from './search';
 import { Explorer } from './explorer';
 import { positionsHashOfGame } from './positions';
+import { rankQuery, setRankParams } from './ranks';
+import type { RankRange } from './ranks';
 import { Relatives } from './relatives';
 import { ArchiveImage, attachmentName, downloadWithToken, saveBlob } from './token';
 import type { GoPlyDetails } from '../../src/formats/families/go/ply-details.js';
 
-export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
+/** `range`: the Go rank range the explorer keeps to, from the hash (`#/games/12?ply=30&rankMin=5d`). */
+export function GamePage({ id, startPly, range }: { id: number; startPly?: number; range: RankRange }) {
   const [game, setGame] = useState<GameDto | null>(null);
   const [plies, setPlies] = useState<PlyDto[] | null>(null);
   const [texts, setTexts] = useState<WrittenTextDto[]>([]);
@@ -74,7 +77,18 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
           {game.status !== 'indexed' && <p>This file is stored but not indexed{game.statusReason ? `: ${game.statusReason}` : ''}. There is no board to show.</p>}
         </div>
         <div class="side-column">
-          {plies && <Explorer id={game.id} ply={ply} edit={positionsHashOfGame(game, plies, ply)} />}
+          {plies && (
+            <Explorer
+              id={game.id}
+              ply={ply}
+              edit={withRanks(positionsHashOfGame(game, plies, ply), range)}
+              family={game.family}
+              range={range}
+              onRange={(chosen) => {
+                location.hash = `#/games/${game.id}?${setRankParams(new URLSearchParams({ ply: String(ply) }), chosen)}`;
+              }}
+            />
+          )}
           <Relatives id={game.id} />
           <Players game={game} />
           <Facts game={game} />
@@ -84,6 +98,12 @@ export function GamePage({ id, startPly }: { id: number; startPly?: number }) {
       </div>
     </article>
   );
+}
+
+/** The position editor's link keeps the explorer's rank range. */
+function withRanks(hash: string | null, range: RankRange): string | null {
+  const ranks = new URLSearchParams(rankQuery(range));
+  return hash === null || ranks.size === 0 ? hash : `${hash}&${ranks}`;
 }
 
 /** What the file writes at the current ply: its comments there (at the start, also the game's own texts). */

@@ -12,6 +12,7 @@ import { PatternsPage } from './patterns';
 import { DraughtsPatternsPage } from './draughts-patterns';
 import { PlayerPage } from './player';
 import { PositionsPage } from './positions';
+import { rankRangeOf } from './ranks';
 import { SearchPage } from './search';
 import { TokenGate, useHeldToken } from './token';
 import { UploadPage } from './upload';
@@ -106,7 +107,7 @@ function App() {
       <main key={session}>
         {refusal && <TokenGate refusal={refusal} onSaved={restart} />}
         {!refusal && route.page === 'search' && <SearchPage query={route.query} />}
-        {!refusal && route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} />}
+        {!refusal && route.page === 'game' && <GamePage key={`${route.id}:${route.query.get('ply') ?? ''}`} id={route.id!} startPly={plyOf(route.query)} range={rankRangeOf(route.query)} />}
         {!refusal && route.page === 'player' && <PlayerPage key={route.key} playerKey={route.key!} />}
         {!refusal && route.page === 'patterns' && (route.query.get('family') === 'checkers' ? <DraughtsPatternsPage query={route.query} /> : <PatternsPage query={route.query} />)}
         {!refusal && route.page === 'positions' && <PositionsPage query={route.query} />}

@@ -13,6 +13,7 @@ import { resultsText } from './explorer';
 import { gamesWithPattern } from './generated/sdk.gen';
 import type { PatternAnchor, PatternColors, PatternContinuationDto, PatternGameDto, PatternGamesPageDto } from './generated/types.gen';
 import { PagedResults, usePagedSearch } from './paged';
+import { RankSelect, rankQuery, rankRangeOf } from './ranks';
 import { familyName } from './search';
 import { ArchiveImage } from './token';
 
@@ -31,6 +32,9 @@ interface Sought {
   readonly plyFrom: string;
   readonly plyTo: string;
   readonly toMove: '' | 'black' | 'white';
+  /** The Go rank range of the games ('' for an open end). */
+  readonly rankMin: string;
+  readonly rankMax: string;
 }
 
 const PAGE = 20;
@@ -65,6 +69,7 @@ function soughtOf(params: URLSearchParams): Sought {
     plyFrom: plyText(params.get('plyFrom')),
     plyTo: plyText(params.get('plyTo')),
     toMove: params.get('toMove') === 'black' ? 'black' : params.get('toMove') === 'white' ? 'white' : '',
+    ...rankRangeOf(params),
   };
 }
 
@@ -77,7 +82,7 @@ function plyText(value: string | null): string {
 function hashOf(sought: Sought): string {
   const query = new URLSearchParams({ family: sought.family, board: sought.board, anchor: sought.anchor, colors: sought.colors, rows: sought.rows.join('/') });
   // The span and the side to move only when given, so that a search without them keeps its hash.
-  for (const key of ['plyFrom', 'plyTo', 'toMove'] as const) if (sought[key] !== '') query.set(key, sought[key]);
+  for (const key of ['plyFrom', 'plyTo', 'toMove', 'rankMin', 'rankMax'] as const) if (sought[key] !== '') query.set(key, sought[key]);
   return `#/patterns?${query}`;
 }
 
@@ -111,7 +116,7 @@ function rowsOf(draft: Draft): string[] {
 }
 
 function soughtOfDraft(draft: Draft): Sought {
-  return { family: draft.family, board: draft.board, anchor: draft.anchor, colors: draft.colors, rows: rowsOf(draft), plyFrom: plyText(draft.plyFrom), plyTo: plyText(draft.plyTo), toMove: draft.toMove };
+  return { family: draft.family, board: draft.board, anchor: draft.anchor, colors: draft.colors, rows: rowsOf(draft), plyFrom: plyText(draft.plyFrom), plyTo: plyText(draft.plyTo), toMove: draft.toMove, rankMin: draft.rankMin, rankMax: draft.rankMax };
 }
 
 export function PatternsPage({ query: params }: { query: URLSearchParams }) {
@@ -135,7 +140,7 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
   const rows = rowsOf(draft);
   const set = (change: Partial<Draft>) => setDraft((before) => ({ ...before, ...change }));
   // Each family's usual board comes with it.
-  const chooseFamily = (family: PatternFamily) => set({ family, board: DEFAULT_BOARD[family] });
+  const chooseFamily = (family: PatternFamily) => set({ family, board: DEFAULT_BOARD[family], ...(family === 'go' ? {} : { rankMin: '', rankMax: '' }) });
   const cycle = (x: number, y: number) => set({ canvas: draft.canvas.map((row, i) => (i === y ? row.slice(0, x) + NEXT_CELL[row[x] as Cell] + row.slice(x + 1) : row)) });
   const submit = (event: Event) => {
     event.preventDefault();
@@ -211,6 +216,7 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
                 </option>
               </select>
             </label>
+            {draft.family === 'go' && <RankSelect range={draft} onChange={(range) => set(range)} />}
             <label>
               Pattern width
               <input name="width" type="number" min={1} max={board?.width ?? MAX_SIDE} value={width} onInput={(event) => set({ width: clamp((event.currentTarget as HTMLInputElement).valueAsNumber, board?.width) })} />
@@ -270,6 +276,7 @@ function bodyOf(sought: Sought) {
     ...(sought.plyFrom !== '' ? { plyFrom: Number(sought.plyFrom) } : {}),
     ...(sought.plyTo !== '' ? { plyTo: Number(sought.plyTo) } : {}),
     ...(sought.toMove !== '' ? { toMove: sought.toMove } : {}),
+    ...rankQuery(sought),
   };
 }
 

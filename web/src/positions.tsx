@@ -11,11 +11,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { edgeClasses, goPointName, GridBoard, sgfPoint, Stone } from './board-grid';
 import { Choice } from './choice';
-import { ExplorerMoves } from './explorer';
-import { exploreBoard, gamesThroughBoard } from './generated/sdk.gen';
-import type { BoardPositionBody, ExplorerDto, GameDto, PlyDto, PositionGameDto, PositionGamesPageDto, SymmetryMode } from './generated/types.gen';
+import { problemText } from './api';
+import { ExplorerMoves, YearChart } from './explorer';
+import { boardHistory, boardTree, exploreBoard, gamesThroughBoard } from './generated/sdk.gen';
+import type { BoardPositionBody, ExplorerDto, GameDto, PlyDto, PositionGameDto, PositionGamesPageDto, PositionHistoryDto, SymmetryMode } from './generated/types.gen';
 import { PagedResults, usePagedSearch } from './paged';
+import { RankSelect, rankQuery, rankRangeOf } from './ranks';
 import { GameItem } from './search';
+import { attachmentName, saveBlob } from './token';
 
 type EditorFamily = 'go' | 'checkers';
 /** The side to move: black or white, in either family. */
@@ -34,9 +37,15 @@ interface Sought {
   readonly rows: readonly string[];
   readonly turn: Turn;
   readonly symmetry: SymmetryMode;
+  /** Go: the rank range of the games ('' for an open end). */
+  readonly rankMin: string;
+  readonly rankMax: string;
 }
 
 const PAGE = 20;
+/** The opening dictionary's depth and the fewest games a move in it has. */
+const TREE_DEPTH = 10;
+const TREE_MIN_GAMES = 2;
 const GO_SIZES = [9, 13, 19];
 const DRAUGHTS_SIZE = 8;
 const NEXT_GO: Record<string, string> = { '.': 'X', X: 'O', O: '.' };
@@ -74,11 +83,12 @@ function soughtOf(params: URLSearchParams): Sought {
     rows: written ? rows : family === 'go' ? emptyRows(size) : startRows(family, size),
     turn: turn === 'B' || turn === 'W' ? turn : startTurn(family),
     symmetry: params.get('symmetry') === 'none' ? 'none' : 'all',
+    ...(family === 'go' ? rankRangeOf(params) : { rankMin: '', rankMax: '' }),
   };
 }
 
 export function positionsHash(sought: Sought): string {
-  const query = new URLSearchParams({ family: sought.family, size: String(sought.size), board: sought.rows.join('/'), turn: sought.turn, symmetry: sought.symmetry });
+  const query = new URLSearchParams({ family: sought.family, size: String(sought.size), board: sought.rows.join('/'), turn: sought.turn, symmetry: sought.symmetry, ...rankQuery(sought) });
   return `#/positions?${query}`;
 }
 
@@ -101,28 +111,39 @@ const squareName = (x: number, y: number) => `${FILES[x]}${DRAUGHTS_SIZE - y}`;
 
 function bodyOf(sought: Sought): BoardPositionBody {
   const written = sought.family === 'go' ? { sgf: sgfOf(sought) } : { fen: fenOf(sought) };
-  return { family: sought.family, ...written, symmetry: sought.symmetry };
+  return { family: sought.family, ...written, symmetry: sought.symmetry, ...rankQuery(sought) };
 }
 
 export function PositionsPage({ query: params }: { query: URLSearchParams }) {
   const key = params.has('board') ? positionsHash(soughtOf(params)) : null;
   const [draft, setDraft] = useState<Sought>(() => soughtOf(params));
-  const paged = usePagedSearch<PositionGameDto, PositionGamesPageDto & { moves?: ExplorerDto }>(
+  const paged = usePagedSearch<PositionGameDto, PositionGamesPageDto & { moves?: ExplorerDto; history?: PositionHistoryDto | null }>(
     key,
     async () => {
       const body = bodyOf(soughtOf(params));
-      const [explored, found] = await Promise.all([exploreBoard({ body }), gamesThroughBoard({ body: { ...body, limit: PAGE } })]);
+      const [explored, found, dated] = await Promise.all([exploreBoard({ body: { ...body, by: 'year' } }), gamesThroughBoard({ body: { ...body, limit: PAGE } }), boardHistory({ body })]);
       // Both answers refuse a board alike: either says why.
       if (!found.data) return found;
       if (!explored.data) return { error: explored.error, response: explored.response };
-      return { data: { ...found.data, moves: explored.data } };
+      return { data: { ...found.data, moves: explored.data, history: dated.data ?? null } };
     },
     // The cursor carries the position and the filters: it goes with the family alone.
     (cursor) => gamesThroughBoard({ body: { family: soughtOf(params).family, cursor, limit: PAGE } }),
   );
   const { items, loading, error } = paged;
   const moves = paged.answer?.moves?.moves ?? [];
+  const history = paged.answer?.history ?? null;
   const total = paged.answer?.total ?? 0;
+  const [treeError, setTreeError] = useState('');
+  // The dictionary is asked by POST (the board goes in the body): fetched, with the token if one is held, and saved.
+  const downloadTree = async () => {
+    const sought = soughtOf(params);
+    setTreeError('');
+    const { data, error, response } = await boardTree({ body: { ...bodyOf(sought), depth: TREE_DEPTH, minGames: TREE_MIN_GAMES }, parseAs: 'blob' });
+    const file: unknown = data;
+    if (!(file instanceof Blob)) return setTreeError(problemText(error, response));
+    saveBlob(file, attachmentName(response.headers.get('content-disposition')) ?? (sought.family === 'go' ? 'tree.sgf' : 'tree.pdn'));
+  };
 
   // The hash names a board: the editor shows it (and it is searched).
   useEffect(() => setDraft(soughtOf(params)), [key]);
@@ -130,7 +151,7 @@ export function PositionsPage({ query: params }: { query: URLSearchParams }) {
   const set = (change: Partial<Sought>) => setDraft((before) => ({ ...before, ...change }));
   const chooseFamily = (family: EditorFamily) => {
     const size = family === 'go' ? 19 : DRAUGHTS_SIZE;
-    set({ family, size, rows: startRows(family, size), turn: startTurn(family) });
+    set({ family, size, rows: startRows(family, size), turn: startTurn(family), ...(family === 'go' ? {} : { rankMin: '', rankMax: '' }) });
   };
   const cycle = (x: number, y: number) => {
     const next = draft.family === 'go' ? NEXT_GO : NEXT_DRAUGHTS;
@@ -154,6 +175,7 @@ export function PositionsPage({ query: params }: { query: URLSearchParams }) {
             )}
             <Choice label="To move" name="turn" value={draft.turn} choices={draft.family === 'go' ? { B: 'Black', W: 'White' } : { W: 'White', B: 'Black' }} onChoose={(turn) => set({ turn })} />
             <Choice label="Turned boards" name="symmetry" value={draft.symmetry} choices={SYMMETRIES} onChoose={(symmetry) => set({ symmetry })} />
+            {draft.family === 'go' && <RankSelect range={draft} onChange={(range) => set(range)} />}
           </div>
           <p class="muted">
             {draft.family === 'go'
@@ -182,6 +204,22 @@ export function PositionsPage({ query: params }: { query: URLSearchParams }) {
                 <h3>Played next</h3>
                 <ExplorerMoves moves={moves} href={(move) => `#/games/${move.game}`} written />
               </>
+            )}
+            {!loading && history && total > 0 && <YearChart history={history} moves={moves} />}
+            {!loading && key !== null && total > 0 && (
+              <p>
+                <button type="button" class="link" onClick={downloadTree}>
+                  Download as {soughtOf(params).family === 'go' ? 'SGF' : 'PDN'} dictionary
+                </button>{' '}
+                <span class="muted">
+                  (the moves played from here in {TREE_MIN_GAMES} games or more, {TREE_DEPTH} plies deep)
+                </span>
+              </p>
+            )}
+            {treeError && (
+              <p class="problem" role="alert">
+                {treeError}
+              </p>
             )}
             {!loading && total > 0 && <h3>Games with the position</h3>}
             <ul class="results position-results">
@@ -268,7 +306,7 @@ export function positionsHashOfGame(game: GameDto, plies: readonly PlyDto[], ply
     const following = colourOf(plies[ply]);
     const last = colourOf(plies[ply - 1]);
     const turn: Turn = following === 'white' || following === 'black' ? (following === 'white' ? 'W' : 'B') : last === 'black' ? 'W' : 'B';
-    return positionsHash({ family: 'go', size, rows: cells.map((row) => row.join('')), turn, symmetry: 'all' });
+    return positionsHash({ family: 'go', size, rows: cells.map((row) => row.join('')), turn, symmetry: 'all', rankMin: '', rankMax: '' });
   }
   if (game.family === 'checkers') {
     type Placed = { position?: number[][]; from?: { x: number; y: number }; to?: { x: number; y: number } };
@@ -282,7 +320,7 @@ export function positionsHashOfGame(game: GameDto, plies: readonly PlyDto[], ply
     const moved = lastTo ? rows[lastTo.y]?.[lastTo.x] : undefined;
     const moving = nextFrom ? rows[nextFrom.y]?.[nextFrom.x] : undefined;
     const turn: Turn = moved ? (moved.toLowerCase() === 'w' ? 'B' : 'W') : moving?.toLowerCase() === 'b' ? 'B' : 'W';
-    return positionsHash({ family: 'checkers', size: DRAUGHTS_SIZE, rows, turn, symmetry: 'all' });
+    return positionsHash({ family: 'checkers', size: DRAUGHTS_SIZE, rows, turn, symmetry: 'all', rankMin: '', rankMax: '' });
   }
   return null;
 }

@@ -8,6 +8,7 @@ import { boardUrl, playersText } from './api';
 import { listFormats, searchGames } from './generated/sdk.gen';
 import type { FormatDto, GamePageDto, ListedGameDto, SearchGamesData } from './generated/types.gen';
 import { PagedResults, usePagedSearch } from './paged';
+import { RankSelect, rankRangeOf } from './ranks';
 import { ArchiveImage } from './token';
 
 type Query = NonNullable<SearchGamesData['query']>;
@@ -15,7 +16,7 @@ type Query = NonNullable<SearchGamesData['query']>;
 /** The filters the form offers, in the API's own names. */
 const TEXT_FILTERS = ['text', 'player', 'winner', 'owner', 'tags', 'boardSize', 'playedFrom', 'playedTo'] as const;
 const CHOICE_FILTERS = ['family', 'status', 'consistent', 'unique', 'ending', 'sort'] as const;
-const FILTERS = [...TEXT_FILTERS, ...CHOICE_FILTERS, 'publisher', 'version'] as const;
+const FILTERS = [...TEXT_FILTERS, ...CHOICE_FILTERS, 'publisher', 'version', 'rankMin', 'rankMax'] as const;
 
 const FAMILIES = { go: 'Go', dots: 'Dots', checkers: 'Russian draughts', 'peg-solitaire': 'Peg solitaire' } as const;
 const ENDINGS = ['score', 'resignation', 'time', 'forfeit', 'draw', 'unknown'] as const;
@@ -161,6 +162,7 @@ export function SearchPage({ query: params }: { query: URLSearchParams }) {
         <label>
           Board <input name="boardSize" defaultValue={value('boardSize')} placeholder="19 or 39x32" pattern="\d+(x\d+)?" size={8} />
         </label>
+        <RankSelect range={rankRangeOf(params)} />
         <label>
           Order
           <select name="sort">
