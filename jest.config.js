@@ -24,6 +24,9 @@ const SLOW = [
   'test/e2e/fair-load\\.e2e\\.spec\\.ts$',
   // The CLI's processes against a running archive.
   'test/cli/cli\\.spec\\.ts$',
+  // Brute forces over many real games: patterns within spans and numbered moves (its unit test,
+  // test/patterns/pattern-span.spec.ts, stays in the fast tier).
+  'test/e2e/patterns-span\\.e2e\\.spec\\.ts$',
 ];
 
 /** The suites that talk to a database (an archive, the embedded database or a server). */
