@@ -244,6 +244,18 @@ export async function importInto(settings: Record<string, string>, tarPath: stri
   }
 }
 
+/** The games the runs of postings name for a key's top bits: the bucket's row of each run, decoded here. */
+async function postedGames(db: DataSource, top: number): Promise<number[]> {
+  const rows: { bits: number; part: number; shift: number; base: string; games: Buffer }[] = await db.query(
+    `SELECT p.bits, p.part, p.shift, p.base, p.games FROM unnest($2::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+     CROSS JOIN LATERAL (SELECT bits, part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits OFFSET 0) p`,
+    [top, RUN_BITS],
+  );
+  const later: number[] = [];
+  for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, top >>> (32 - row.bits), later);
+  return later;
+}
+
 /**
  * The games holding a key, their count and first plies, as hand-written queries on the archive's
  * connection: the bucket's row of each run of postings, decoded here, then the games by either index.
@@ -252,13 +264,7 @@ async function bareSql(db: DataSource, key: Buffer): Promise<number> {
   const top = keyTopAt(key, 0);
   const bucket = bucketAt(key, 0);
   const started = performance.now();
-  const rows: { bits: number; part: number; shift: number; base: string; games: Buffer }[] = await db.query(
-    `SELECT p.bits, p.part, p.shift, p.base, p.games FROM unnest($2::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
-     CROSS JOIN LATERAL (SELECT bits, part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits OFFSET 0) p`,
-    [top, RUN_BITS],
-  );
-  const later: number[] = [];
-  for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, top >>> (32 - row.bits), later);
+  const later = await postedGames(db, top);
   await db.query(
     `WITH hit AS (
        SELECT game_id, ply * 11 AS at FROM opening_positions WHERE key = $3::bigint
@@ -280,13 +286,7 @@ async function bareHistorySql(db: DataSource, key: Buffer): Promise<number> {
   const top = keyTopAt(key, 0);
   const bucket = bucketAt(key, 0);
   const started = performance.now();
-  const rows: { bits: number; part: number; shift: number; base: string; games: Buffer }[] = await db.query(
-    `SELECT p.bits, p.part, p.shift, p.base, p.games FROM unnest($2::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
-     CROSS JOIN LATERAL (SELECT bits, part, shift, base, games FROM position_postings WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits OFFSET 0) p`,
-    [top, RUN_BITS],
-  );
-  const later: number[] = [];
-  for (const row of rows) gamesInRow({ ...row, base: Number(row.base) }, top >>> (32 - row.bits), later);
+  const later = await postedGames(db, top);
   await db.query(
     `WITH hit AS (
        SELECT played, ply * 11 AS at FROM opening_positions WHERE key = $3::bigint
