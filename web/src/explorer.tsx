@@ -142,37 +142,39 @@ export function ExplorerMoves({ moves, href, written = false }: { moves: readonl
   const years = moves.some((move) => move.averageYear !== undefined);
   const strength = moves.some((move) => (move.averageRankText ?? move.averageRating ?? null) !== null);
   return (
-    <table class="explorer-moves">
-      <caption class="visually-hidden">Moves played next</caption>
-      <thead>
-        <tr>
-          {['Next', 'Games', 'Results', 'Last played', ...(years ? ['Avg. year'] : []), ...(strength ? ['Avg. rank'] : []), ...(written ? ['Written'] : [])].map((name) => (
-            <th scope="col">{name}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {moves.map((move) => (
+    <div class="table-scroll">
+      <table class="explorer-moves">
+        <caption class="visually-hidden">Moves played next</caption>
+        <thead>
           <tr>
-            <td>
-              <a href={href(move)} title={`Open game ${move.game}, which played it`}>
-                {move.notation}
-              </a>
-            </td>
-            <td>{move.games}</td>
-            <td>{resultsText(move.results)}</td>
-            <td>{move.lastPlayed ?? '—'}</td>
-            {years && <td>{move.averageYear != null ? Math.round(move.averageYear) : '—'}</td>}
-            {strength && <td>{move.averageRankText ?? (move.averageRating != null ? Math.round(move.averageRating) : '—')}</td>}
-            {written && (
-              <td>
-                <code>{move.move || '(pass)'}</code>
-              </td>
-            )}
+            {['Next', 'Games', 'Results', 'Last played', ...(years ? ['Avg. year'] : []), ...(strength ? ['Avg. rank'] : []), ...(written ? ['Written'] : [])].map((name) => (
+              <th scope="col">{name}</th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {moves.map((move) => (
+            <tr>
+              <td>
+                <a href={href(move)} title={`Open game ${move.game}, which played it`}>
+                  {move.notation}
+                </a>
+              </td>
+              <td>{move.games}</td>
+              <td>{resultsText(move.results)}</td>
+              <td>{move.lastPlayed ?? '—'}</td>
+              {years && <td>{move.averageYear != null ? Math.round(move.averageYear) : '—'}</td>}
+              {strength && <td>{move.averageRankText ?? (move.averageRating != null ? Math.round(move.averageRating) : '—')}</td>}
+              {written && (
+                <td>
+                  <code>{move.move || '(pass)'}</code>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
