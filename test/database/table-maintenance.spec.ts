@@ -34,10 +34,14 @@ describe('upkeep thresholds', () => {
   });
 });
 
-/** Rounds until one does something to the table (the change counters reach the statistics views a moment after the commit). */
+/**
+ * Rounds until one does something to the table. The change counters reach the statistics views a
+ * while after the commit: PostgreSQL 15 flushes a backend's counters when it goes idle, at most once a
+ * second, and otherwise up to 10 s later (PGSTAT_IDLE_INTERVAL), so the rounds go on for 20 s.
+ */
 async function roundFor(maintenance: TableMaintenance, table: string): Promise<Record<string, string>> {
   let done: Record<string, string> = {};
-  for (let attempt = 0; attempt < 50 && done[table] === undefined; attempt++) {
+  for (let attempt = 0; attempt < 200 && done[table] === undefined; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     done = await maintenance.runOnce();
   }
