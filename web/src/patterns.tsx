@@ -6,7 +6,7 @@
  * lettered on the drawing. The search lives in the hash (`#/patterns?family=go&rows=...X/..O.`), so
  * it can be linked and the back button returns to it.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { boardUrl, playersText } from './api';
 import { edgeClasses, GridBoard, Stone } from './board-grid';
 import { resultsText } from './explorer';
@@ -133,7 +133,14 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
   const total = paged.answer?.total ?? 0;
 
   // The hash names a search: the form shows it (and it runs).
-  useEffect(() => setDraft(draftOf(soughtOf(params))), [key]);
+  // A new search in the URL resets the form to it — not the first render, whose form is already the
+  // URL's (the effect runs after the page is drawn, and would undo a choice made in between).
+  const formKey = useRef(key);
+  useEffect(() => {
+    if (formKey.current === key) return;
+    formKey.current = key;
+    setDraft(draftOf(soughtOf(params)));
+  }, [key]);
 
   const board = boardSize(draft.board);
   const { width, height } = draft;

@@ -8,7 +8,7 @@
  * (`#/positions?family=go&size=9&board=...X/..O&turn=W`), so a search can be linked, and a game's
  * page links its board here to be changed.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { edgeClasses, goPointName, GridBoard, sgfPoint, Stone } from './board-grid';
 import { Choice } from './choice';
 import { problemText } from './api';
@@ -146,7 +146,14 @@ export function PositionsPage({ query: params }: { query: URLSearchParams }) {
   };
 
   // The hash names a board: the editor shows it (and it is searched).
-  useEffect(() => setDraft(soughtOf(params)), [key]);
+  // A new search in the URL resets the form to it — not the first render, whose form is already the
+  // URL's (the effect runs after the page is drawn, and would undo a choice made in between).
+  const formKey = useRef(key);
+  useEffect(() => {
+    if (formKey.current === key) return;
+    formKey.current = key;
+    setDraft(soughtOf(params));
+  }, [key]);
 
   const set = (change: Partial<Sought>) => setDraft((before) => ({ ...before, ...change }));
   const chooseFamily = (family: EditorFamily) => {
