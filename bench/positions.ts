@@ -244,6 +244,19 @@ export async function importInto(settings: Record<string, string>, tarPath: stri
   }
 }
 
+/**
+ * The CTE `hit` of the bare queries: each game holding the key ($1; its bucket $2, its first 8 bytes
+ * $3, the games the runs name $4) with `column` of its position rows and where in them the key stands.
+ */
+function hitsOf(column: 'game_id' | 'played'): string {
+  return `WITH hit AS (
+       SELECT ${column}, ply * 11 AS at FROM opening_positions WHERE key = $3::bigint
+       UNION ALL
+       SELECT ${column}, octet_length(head) + position($1::bytea IN tail) - 1 FROM game_positions
+       WHERE (game_id = ANY($4::bigint[]) OR buckets @> ARRAY[$2::int]) AND NOT openings @> ARRAY[$3::bigint] AND position($1::bytea IN tail) > 0
+     )`;
+}
+
 /** The games the runs of postings name for a key's top bits: the bucket's row of each run, decoded here. */
 async function postedGames(db: DataSource, top: number): Promise<number[]> {
   const rows: { bits: number; part: number; shift: number; base: string; games: Buffer }[] = await db.query(
@@ -266,12 +279,7 @@ async function bareSql(db: DataSource, key: Buffer): Promise<number> {
   const started = performance.now();
   const later = await postedGames(db, top);
   await db.query(
-    `WITH hit AS (
-       SELECT game_id, ply * 11 AS at FROM opening_positions WHERE key = $3::bigint
-       UNION ALL
-       SELECT game_id, octet_length(head) + position($1::bytea IN tail) - 1 FROM game_positions
-       WHERE (game_id = ANY($4::bigint[]) OR buckets @> ARRAY[$2::int]) AND NOT openings @> ARRAY[$3::bigint] AND position($1::bytea IN tail) > 0
-     )
+    `${hitsOf('game_id')}
      SELECT game_id, at / 11 AS ply, count(*) OVER () AS total FROM hit WHERE at >= 0 AND at % 11 = 0 ORDER BY game_id DESC LIMIT 20`,
     [key, bucket, key.readBigInt64BE(0).toString(), later],
   );
@@ -288,12 +296,7 @@ async function bareHistorySql(db: DataSource, key: Buffer): Promise<number> {
   const started = performance.now();
   const later = await postedGames(db, top);
   await db.query(
-    `WITH hit AS (
-       SELECT played, ply * 11 AS at FROM opening_positions WHERE key = $3::bigint
-       UNION ALL
-       SELECT played, octet_length(head) + position($1::bytea IN tail) - 1 FROM game_positions
-       WHERE (game_id = ANY($4::bigint[]) OR buckets @> ARRAY[$2::int]) AND NOT openings @> ARRAY[$3::bigint] AND position($1::bytea IN tail) > 0
-     )
+    `${hitsOf('played')}
      SELECT extract(year FROM played)::int AS year, count(*) AS games FROM hit WHERE at >= 0 AND at % 11 = 0 GROUP BY 1`,
     [key, bucket, key.readBigInt64BE(0).toString(), later],
   );

@@ -1,3 +1,4 @@
+import { rankText } from '../formats/families/go/ranks.js';
 import type { Family } from '../formats/plugin.js';
 import type { ExplorerMoveDto, PositionHistoryDto, YearGamesDto } from './dto/position-answers.dto.js';
 import type { MoveYearRow, MoverLevel, YearRow } from './positions.repository.js';
@@ -55,13 +56,6 @@ export function addYears(moves: ReadonlyMap<string, ExplorerMoveDto>, rows: read
       move.averageRating = level === null ? null : Math.round(level);
     }
   }
-}
-
-/** A Go rank on the archive's scale (-29 30k … 0 1k, 1 1d … 9 9d, 10 1p … 18 9p) as players write it. */
-export function rankText(rank: number): string {
-  if (rank <= 0) return `${1 - rank}k`;
-  if (rank <= 9) return `${rank}d`;
-  return `${rank - 9}p`;
 }
 
 function roundTo(value: number, decimals: number): number {
