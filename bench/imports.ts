@@ -267,7 +267,7 @@ interface Played {
  * `turnCopies`: the copies past the 39,589 games there are are turned through a symmetry of the board
  * (the second copy a quarter turn, and so on through the eight), not only named apart.
  */
-export async function packGames(tygem: string, wanted: number, path: string, { turnCopies = false, perFile = PER_FILE } = {}): Promise<{ games: number; files: number }> {
+export async function packGames(tygem: string, wanted: number, path: string, { turnCopies = false, perFile = PER_FILE, ranks = false } = {}): Promise<{ games: number; files: number }> {
   const pack = tar.pack();
   const writing = pipeline(pack, createWriteStream(path));
   let games = 0;
@@ -279,7 +279,7 @@ export async function packGames(tygem: string, wanted: number, path: string, { t
     await new Promise<void>((resolve, reject) => pack.entry({ name: `tygem/${String(files++).padStart(4, '0')}.sgf`, size: text.length }, text, (error) => (error ? reject(error) : resolve())));
     collection = [];
   };
-  for await (const sgf of tygemSgf(tygem, wanted, { turnCopies })) {
+  for await (const sgf of tygemSgf(tygem, wanted, { turnCopies, ranks })) {
     collection.push(sgf);
     games++;
     if (collection.length === perFile) await flush();
@@ -290,8 +290,12 @@ export async function packGames(tygem: string, wanted: number, path: string, { t
   return { games, files };
 }
 
-/** The first `wanted` games of the TYGEM folder as SGF texts, repeated (and with `turnCopies`, turned) past the end. */
-export async function* tygemSgf(tygem: string, wanted: number, { turnCopies = false } = {}): AsyncGenerator<string> {
+/**
+ * The first `wanted` games of the TYGEM folder as SGF texts, repeated (and with `turnCopies`, turned) past the end.
+ * With `ranks`, each player gets a rank (`BR`/`WR`): the index's rank codes are not ranks, so it is drawn
+ * once a player from the player's id (see {@link benchRank}).
+ */
+export async function* tygemSgf(tygem: string, wanted: number, { turnCopies = false, ranks = false } = {}): AsyncGenerator<string> {
   const index = await readIndex(tygem);
   let games = 0;
   for (let copy = 1; games < wanted; copy++) {
@@ -303,13 +307,27 @@ export async function* tygemSgf(tygem: string, wanted: number, { turnCopies = fa
         if (tab < 0) continue;
         const id = line.slice(0, tab);
         const played = index.get(id);
-        const tags = played ? `PB[${escape(played.black)}]PW[${escape(played.white)}]DT[${played.date}]RE[${escape(played.result)}]` : '';
+        const ranked = played && ranks ? `BR[${benchRank(played.black)}]WR[${benchRank(played.white)}]` : '';
+        const tags = played ? `PB[${escape(played.black)}]PW[${escape(played.white)}]DT[${played.date}]RE[${escape(played.result)}]${ranked}` : '';
         const moves = line.slice(tab + 1).trim();
         yield `(;GM[1]FF[4]CA[UTF-8]SZ[19]GN[TYGEM ${id}${copy > 1 ? ` copy ${copy}` : ''}]${tags}${turn === 0 ? moves : turnedMoves(moves, turn)})`;
         games++;
       }
     }
   }
+}
+
+/**
+ * A made-up rank for a bench's player, the same for every game of that player: a server's spread, most
+ * players dan (1d–9d, more of them near the middle), a fifth kyu (15k–1k). Written in the forms files use.
+ */
+export function benchRank(player: string): string {
+  let hash = 2166136261;
+  for (let i = 0; i < player.length; i++) hash = Math.imul(hash ^ player.charCodeAt(i), 16777619) >>> 0;
+  const draw = hash % 100;
+  if (draw < 20) return `${15 - (hash >>> 8) % 15}k`;
+  const dan = 1 + (((hash >>> 8) % 5) + ((hash >>> 16) % 5));
+  return `${dan}${['d', 'D', '段', ' dan'][(hash >>> 24) % 4]}`;
 }
 
 /** SGF move points of a 19x19 game turned by a symmetry (`tt` and empty values, passes, stay). */

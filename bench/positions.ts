@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { TableMaintenance } from '../src/database/table-maintenance.js';
+import { rankText } from '../src/formats/families/go/ranks.js';
 import { GoPosition } from '../src/rules/go/index.js';
 import { BLACK, WHITE } from '../src/rules/go/types.js';
 import type { Stone } from '../src/rules/go/types.js';
@@ -48,7 +49,7 @@ export async function run(): Promise<void> {
   try {
     const tarPath = join(folder, 'games.tar');
     const made = performance.now();
-    const { games, files } = await packGames(tygem, wanted, tarPath, { turnCopies: true });
+    const { games, files } = await packGames(tygem, wanted, tarPath, { turnCopies: true, ranks: true });
     console.log(`positions: ${games} TYGEM games (copies turned) as ${files} SGF collections, ${((await stat(tarPath)).size / 1e6).toFixed(1)} MB, made in ${((performance.now() - made) / 1000).toFixed(1)} s`);
     // BENCH_POSITIONS_EMBEDDED=false: the PostgreSQL server alone (a million games).
     if (process.env.BENCH_POSITIONS_EMBEDDED !== 'false') {
@@ -135,15 +136,17 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
         `(rows ${mb(size.heap)}, out of line ${mb(size.toast)}, indexes ${mb(size.indexes)}, opening positions ${mb(size.openings)}, runs of postings ${mb(size.postings)}, opening counts ${mb(size.counts)}): ` +
         `${perPly.toFixed(1)} bytes per indexed ply (goal ≤ 24: ${perPly <= 24 ? 'met' : 'NOT met'})`,
     );
-    const samples: { game_id: string; ply: number; key: Buffer; date: string | null; player: string | null }[] = await db.query(
+    const samples: { game_id: string; ply: number; key: Buffer; date: string | null; player: string | null; low_rank: number | null; high_rank: number | null }[] = await db.query(
       `WITH drawn AS (
          SELECT p.game_id, CASE WHEN n % 10 = 0 THEN floor(random() * least(p.plies, 6) + 0.5)::int ELSE floor(random() * (least(p.plies, 150) + 1))::int END AS ply
          FROM (SELECT game_id, plies, row_number() OVER () AS n FROM game_positions TABLESAMPLE BERNOULLI (5) ORDER BY random() LIMIT $1) p
        )
        SELECT d.game_id, d.ply,
               substring(p.head || coalesce(p.tail, ''::bytea) FROM d.ply * 11 + 1 FOR 8) AS key,
-              to_char(a.date_played, 'YYYY-MM') AS date, (SELECT name FROM game_players WHERE game_id = d.game_id ORDER BY seat LIMIT 1) AS player
-       FROM drawn d JOIN game_positions p ON p.game_id = d.game_id LEFT JOIN game_analyses a ON a.game_id = d.game_id`,
+              to_char(a.date_played, 'YYYY-MM') AS date, (SELECT name FROM game_players WHERE game_id = d.game_id ORDER BY seat LIMIT 1) AS player,
+              r.low_rank, r.high_rank
+       FROM drawn d JOIN game_positions p ON p.game_id = d.game_id LEFT JOIN game_analyses a ON a.game_id = d.game_id
+       LEFT JOIN game_ranks r ON r.game_id = d.game_id`,
       [SAMPLES],
     );
     const http = (path: string) => timedGet(baseUrl, path);
@@ -159,6 +162,9 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       history: [],
       'explorer by year': [],
       'bare SQL of the history': [],
+      // The explorer by rank: the drawn game's own band (both players within it), and every dan player.
+      "explorer, the game's ranks": [],
+      'explorer, dan players': [],
     };
     for (const sample of samples) {
       const at = `game=${sample.game_id}&ply=${sample.ply}`;
@@ -180,6 +186,11 @@ async function measure(label: string, tarPath: string, settings: Record<string, 
       timed.history.push(await http(`/positions/history?${at}`));
       timed['explorer by year'].push(await http(`/positions/explorer?${at}&by=year`));
       timed['bare SQL of the history'].push(await bareHistorySql(db, sample.key));
+      if (sample.low_rank !== null && sample.high_rank !== null) {
+        const band = `rankMin=${encodeURIComponent(rankText(sample.low_rank))}&rankMax=${encodeURIComponent(rankText(sample.high_rank))}`;
+        timed["explorer, the game's ranks"].push(await http(`/positions/explorer?${at}&${band}`));
+      }
+      timed['explorer, dan players'].push(await http(`/positions/explorer?${at}&rankMin=1d`));
     }
     for (const [name, times] of Object.entries(timed)) {
       const sorted = [...times].sort((a, b) => a - b);
