@@ -78,7 +78,9 @@ export async function withScratchDatabase<T>(serverUrl: string, prefix: string, 
   try {
     return await use(database.url);
   } finally {
-    await database.drop();
+    // BENCH_KEEP_DATABASE=true: left for a look at its plans afterwards (drop it by hand).
+    if (process.env.BENCH_KEEP_DATABASE === 'true') console.log(`bench: kept ${database.url}`);
+    else await database.drop();
   }
 }
 

@@ -12,7 +12,7 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import { encodeCursor, gameFilters, resolveSearch } from '../catalog/cursor.js';
-import { TEXT_PROBE, probeQuery } from '../indexes/texts/text-query.js';
+import { textProbe } from '../indexes/texts/text-query.js';
 import type { GameDto, GamePageDto, UploadedGameDto } from '../catalog/dto/game.dto.js';
 import { IdentityService } from '../identity/identity.service.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
@@ -227,8 +227,9 @@ export class GamesService implements OnApplicationBootstrap {
     }
     const hits = await this.searchReads.read(async (searches) => {
       // A text query matched by few games: those games first, from the GIN index, then the page among them.
-      const few = filters.text === undefined ? undefined : await searches.textGames(probeQuery(filters.text), TEXT_PROBE + 1);
-      const textGames = few !== undefined && few.length <= TEXT_PROBE ? few : undefined;
+      const probe = filters.text === undefined ? undefined : textProbe(filters.text);
+      const few = probe === undefined ? undefined : await searches.textGames(probe.query, probe.limit + 1);
+      const textGames = few !== undefined && few.length <= probe!.limit ? few : undefined;
       return searches.search({ ...gameFilters(filters), textGames, pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1);
     });
     const page = hits.slice(0, limit);

@@ -1,4 +1,5 @@
 import { rankText } from '../formats/families/go/ranks.js';
+import { moverInIdentityPly } from '../formats/families/positions.js';
 import type { Family } from '../formats/plugin.js';
 import type { ExplorerMoveDto, PositionHistoryDto, YearGamesDto } from './dto/position-answers.dto.js';
 import type { MoveYearRow, MoverLevel, YearRow } from './positions.repository.js';
@@ -15,9 +16,9 @@ export function historyOf(rows: readonly YearRow[]): PositionHistoryDto {
   return { years: years.sort((a, b) => a.year - b.year), undated, games: years.reduce((sum, row) => sum + row.games, undated) };
 }
 
-/** Whose level the explorer by year averages: Go's ranks, every other family's ratings. */
+/** Whose level the explorer by year averages (Go's ranks, every other family's ratings), and how a ply's mover is known. */
 export function levelOf(family: Family): MoverLevel {
-  return family === 'go' ? 'rank' : 'rating';
+  return { level: family === 'go' ? 'rank' : 'rating', moverInPly: moverInIdentityPly(family) };
 }
 
 /**
@@ -49,7 +50,7 @@ export function addYears(moves: ReadonlyMap<string, ExplorerMoveDto>, rows: read
     move.years = years;
     move.averageYear = sum.dated === 0 ? null : roundTo(sum.yearSum / sum.dated, 1);
     const level = sum.levels === 0 ? null : sum.levelSum / sum.levels;
-    if (levelOf(family) === 'rank') {
+    if (levelOf(family).level === 'rank') {
       move.averageRank = level === null ? null : roundTo(level, 1);
       move.averageRankText = level === null ? null : rankText(Math.round(level));
     } else {

@@ -72,8 +72,15 @@ export interface MoveYearRow extends MoveRow {
   readonly levels: number;
 }
 
-/** Which players' level the explorer by year averages: Go's ranks, other families' ratings (`game_ranks`). */
-export type MoverLevel = 'rank' | 'rating';
+/**
+ * Which players' level the explorer by year averages (Go's ranks, other families' ratings, of
+ * `game_ranks`), and how a ply's mover is known: written in each ply of the game's identity (Go,
+ * Dots), or taking turns from the identity's first seat.
+ */
+export interface MoverLevel {
+  readonly level: 'rank' | 'rating';
+  readonly moverInPly: boolean;
+}
 
 /** A game reaching a position: its result, its day, and its entries from its first arrival there on. */
 export interface ArrivalRow {
@@ -543,13 +550,15 @@ function conditionsOf(sought: PositionSought, later: readonly number[], params: 
  * holds each ply's mover counted from the first mover's seat (Go and Dots, 2 bytes a ply: the low 2
  * bits, after the start's bytes). Each game's `game_ranks` row is then joined by its id (`join`).
  */
-function moverLevel(level: MoverLevel, stride: number, params: unknown[]): { cte: string; join: string; value: string } {
+function moverLevel({ level, moverInPly }: MoverLevel, stride: number, params: unknown[]): { cte: string; join: string; value: string } {
   const column = level === 'rank' ? 'ranks' : 'ratings';
   const ply = `(h.at / $${params.push(stride)}::int)`;
+  // Counted from the first mover's seat: written in the ply's second byte, or the ply itself.
+  const fromFirst = moverInPly ? `(get_byte(i.sequence, octet_length(i.sequence) - 2 * i.plies + 2 * ${ply} + 1) & 3)` : ply;
+  const seats = `(SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id)`;
   return {
     cte: `mover AS (
-           SELECT (i.first_seat + (get_byte(i.sequence, octet_length(i.sequence) - 2 * i.plies + 2 * ${ply} + 1) & 3))
-                  % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 2)::int AS seat
+           SELECT (i.first_seat + ${fromFirst}) % greatest(${seats}, ${moverInPly ? 2 : 1})::int AS seat
            FROM hit h JOIN game_identities i ON i.game_id = h.game_id
            WHERE i.first_seat IS NOT NULL AND ${ply} < i.plies
            LIMIT 1

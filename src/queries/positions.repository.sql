@@ -352,8 +352,7 @@ WITH f AS (
        ), hit AS (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        ), mover AS (
-           SELECT (i.first_seat + (get_byte(i.sequence, octet_length(i.sequence) - 2 * i.plies + 2 * (h.at / $6::int) + 1) & 3))
-                  % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 2)::int AS seat
+           SELECT (i.first_seat + (get_byte(i.sequence, octet_length(i.sequence) - 2 * i.plies + 2 * (h.at / $6::int) + 1) & 3)) % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 2)::int AS seat
            FROM hit h JOIN game_identities i ON i.game_id = h.game_id
            WHERE i.first_seat IS NOT NULL AND (h.at / $6::int) < i.plies
            LIMIT 1
@@ -361,6 +360,40 @@ WITH f AS (
          SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, extract(year FROM h.played)::int AS year, count(*) AS games,
                 to_char(max(h.played), 'YYYY-MM-DD') AS last_played, to_char(min(h.played), 'YYYY-MM-DD') AS first_played, max(h.game_id) AS newest,
                 sum(r.ranks[(SELECT seat FROM mover) + 1]::float8)::float8 AS level_sum, count(r.ranks[(SELECT seat FROM mover) + 1]::float8) AS levels
+         FROM hit h LEFT JOIN game_ranks r ON r.game_id = h.game_id
+         GROUP BY 1, 2, 3;
+
+-- PositionsRepository.movesByYear (every game, with the ratings of players taking turns)
+SELECT c.n AS opening_games, p.bits, p.part, p.shift, p.base, p.games
+       FROM (SELECT coalesce((SELECT games FROM position_counts WHERE key = $2::bigint), 0) AS n) c
+       LEFT JOIN LATERAL (
+         SELECT q.bits, q.part, q.shift, q.base, q.games FROM unnest($3::int[]) AS b(bits) CROSS JOIN LATERAL generate_series(0, b.bits) AS s(shift)
+         CROSS JOIN LATERAL (
+           SELECT bits, part, shift, base, games FROM position_postings
+           WHERE shift = s.shift AND part = ($1::bigint >> (32 - b.bits + s.shift))::int AND bits = b.bits
+           OFFSET 0
+         ) q
+       ) p ON true;
+
+WITH f AS (
+         SELECT o.game_id, o.ply * $5::int AS at, $1::bytea || o.turn AS entry, o.result, o.played FROM opening_positions o WHERE o.key = $2::bigint
+         UNION ALL
+         SELECT p.game_id, CASE WHEN h.at > 0 THEN h.at - 1 ELSE octet_length(p.head) + t.at - 1 END AS at,
+                CASE WHEN h.at > 0 THEN substring(p.head FROM h.at FOR $5::int) ELSE substring(p.tail FROM t.at FOR $5::int) END AS entry, p.result, p.played
+         FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
+              CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
+         WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
+       ), hit AS (
+         SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
+       ), mover AS (
+           SELECT (i.first_seat + (h.at / $6::int)) % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 1)::int AS seat
+           FROM hit h JOIN game_identities i ON i.game_id = h.game_id
+           WHERE i.first_seat IS NOT NULL AND (h.at / $6::int) < i.plies
+           LIMIT 1
+         )
+         SELECT substring(h.entry FROM 10) AS move, coalesce(h.result, 'unknown') AS result, extract(year FROM h.played)::int AS year, count(*) AS games,
+                to_char(max(h.played), 'YYYY-MM-DD') AS last_played, to_char(min(h.played), 'YYYY-MM-DD') AS first_played, max(h.game_id) AS newest,
+                sum(r.ratings[(SELECT seat FROM mover) + 1]::float8)::float8 AS level_sum, count(r.ratings[(SELECT seat FROM mover) + 1]::float8) AS levels
          FROM hit h LEFT JOIN game_ranks r ON r.game_id = h.game_id
          GROUP BY 1, 2, 3;
 

@@ -14,6 +14,8 @@ const FILES_LETTERS = 'abcdefgh';
 
 type Rows = number[][];
 interface Game {
+  /** The ratings the test wrote into the game's tags, null where it wrote none. */
+  readonly ratings: { white: number; black: number } | null;
   readonly boards: string[];
   readonly rows: Rows[];
   /** The move from each position as `from` and `to` square names; absent after the last. */
@@ -23,6 +25,23 @@ interface Game {
 /** The standard start: black men on the dark squares of rows 0–2 (rank 8 at the top), white men on rows 5–7. */
 function startRows(): Rows {
   return Array.from({ length: 8 }, (_, r) => Array.from({ length: 8 }, (_, c) => ((r + c) % 2 === 0 ? 9 : r < 3 ? 2 : r > 4 ? 1 : 0)));
+}
+
+/**
+ * The file with ratings written into it by the test: `WhiteRating` and `BlackRating` tags after each
+ * game's Event tag (every fifth game none), drawn by a seeded generator. Read as Latin-1 so that every
+ * other byte stays as it is.
+ */
+function withRatings(bytes: Buffer): Buffer {
+  let game = 0;
+  let state = 47;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) % 900;
+  const text = bytes.toString('latin1').replace(/^\[Event [^\n]*\n/gm, (line) => {
+    if (++game % 5 === 0) return line;
+    const end = line.endsWith('\r\n') ? '\r\n' : '\n';
+    return `${line}[WhiteRating "${1500 + next()}"]${end}[BlackRating "${1500 + next()}"]${end}`;
+  });
+  return Buffer.from(text, 'latin1');
 }
 
 const text = (rows: Rows, whiteToMove: boolean) => `${whiteToMove ? 'W' : 'B'}|${rows.map((row) => row.join(',')).join('/')}`;
@@ -49,11 +68,19 @@ describe('positions: the Russian draughts databases against a brute-force search
   beforeAll(async () => {
     archive = await startArchive();
     for (const file of FILES) {
-      const answer = await post(archive, `/uploads?filename=${file.pathname.split('/').pop()}`, readFileSync(file));
+      const bytes = withRatings(readFileSync(file));
+      const answer = await post(archive, `/uploads?filename=${file.pathname.split('/').pop()}`, bytes);
       expect(answer.status).toBe(201);
-      const upload = (await answer.json()) as { games: { gameId: number | null; outcome: string }[] };
-      for (const { gameId, outcome } of upload.games) {
+      const upload = (await answer.json()) as { games: { gameId: number | null; outcome: string; start: number; end: number }[] };
+      for (const { gameId, outcome, start, end } of upload.games) {
         if (outcome !== 'indexed' || gameId === null) continue;
+        const tags = bytes.subarray(start, end).toString('latin1');
+        const rating = (side: string) => {
+          const written = new RegExp(`\\[${side}Rating "(\\d+)"\\]`).exec(tags);
+          return written ? Number(written[1]) : null;
+        };
+        const white = rating('White');
+        const black = rating('Black');
         const replay = (await (await fetch(`${archive.baseUrl}/games/${gameId}/replay`)).json()) as {
           plies: { details?: { position: Rows; from: { x: number; y: number }; to: { x: number; y: number } } }[];
         };
@@ -64,7 +91,8 @@ describe('positions: the Russian draughts databases against a brute-force search
           moves.push({ from: square(ply.details.from.x, ply.details.from.y), to: square(ply.details.to.x, ply.details.to.y) });
           rows.push(ply.details.position);
         }
-        games.set(gameId, { rows, moves, boards: rows.map((r, ply) => text(r, ply % 2 === 0)) });
+        const ratings = white !== null && black !== null ? { white, black } : null;
+        games.set(gameId, { ratings, rows, moves, boards: rows.map((r, ply) => text(r, ply % 2 === 0)) });
       }
     }
   }, 120_000);
@@ -157,6 +185,41 @@ describe('positions: the Russian draughts databases against a brute-force search
       expect(got).toEqual(want);
       expect(answer.moves.map((m) => m.games)).toEqual([...answer.moves.map((m) => m.games)].sort((a, b) => b - a));
     }
+  });
+
+  it('the explorer by year averages the ratings of the side that played each move (white on even plies from the start)', async () => {
+    let averaged = 0;
+    for (const [id, ply] of samples().slice(0, 25)) {
+      const want = new Map<string, { sum: number; rated: number }>();
+      for (const [game, at] of expected(games.get(id)!.boards[ply])) {
+        const { moves, ratings } = games.get(game)!;
+        const move = moves[at];
+        if (!move) continue;
+        const key = `${move.from}>${move.to}`;
+        const sums = want.get(key) ?? { sum: 0, rated: 0 };
+        if (ratings !== null) {
+          sums.sum += at % 2 === 0 ? ratings.white : ratings.black;
+          sums.rated++;
+        }
+        want.set(key, sums);
+      }
+      const answer = (await (await fetch(`${archive.baseUrl}/positions/explorer?game=${id}&ply=${ply}&by=year`)).json()) as {
+        moves: { move: string; averageRating?: number | null; averageRank?: number | null }[];
+      };
+      const keyOf = (move: string) => {
+        const squares = move.split(/[-:]/);
+        return `${squares[0]}>${squares[squares.length - 1]}`;
+      };
+      for (const move of answer.moves) {
+        expect(move.averageRank).toBeUndefined();
+        // Two capture routes between the same squares are two moves of the answer: compare only unambiguous ones.
+        if (answer.moves.filter((other) => keyOf(other.move) === keyOf(move.move)).length > 1) continue;
+        const sums = want.get(keyOf(move.move))!;
+        expect(move.averageRating).toBe(sums.rated === 0 ? null : Math.round(sums.sum / sums.rated));
+        if (sums.rated > 0) averaged++;
+      }
+    }
+    expect(averaged).toBeGreaterThan(20);
   });
 
   it('the start: every game, and the explorer counts their first moves', async () => {

@@ -106,6 +106,11 @@ export interface IdentityOptions {
    * (see {@link identityPly}), and the start should write its colours so too.
    */
   readonly seats?: { readonly first: number; readonly count: number };
+  /**
+   * The other families, whose movers take turns from the start (draughts): the seat of the side to
+   * move at the start. A ply's mover is that seat plus the ply, modulo the seats; no ply writes it.
+   */
+  readonly firstMover?: number;
 }
 
 /** The plies of a game's identity so far: the orientations still least, and the bytes written. */
@@ -130,6 +135,14 @@ export function identityPlyLength(family: Family): number {
  */
 export function identityPly(pointOrPass: number, relativeSeat: number): number {
   return (pointOrPass === PASS_POINT ? 0xfffc : pointOrPass << 2) | relativeSeat;
+}
+
+/**
+ * Whether each ply of a family's identity writes its mover (Go and Dots: {@link identityPly}, the
+ * low two bits of its second byte); in the others the movers take turns from the identity's first seat.
+ */
+export function moverInIdentityPly(family: Family): boolean {
+  return family === 'go' || family === 'dots';
 }
 
 /** The transforms of each bit mask (bit t: transform t), lowest id first. */
@@ -289,7 +302,7 @@ export class PositionTrackWriter {
       plyLength: identityPlyLength(this.family),
       plies: identity.plies,
       transforms: [...identity.candidates],
-      firstSeat: identity.options.seats?.first ?? null,
+      firstSeat: identity.options.seats?.first ?? identity.options.firstMover ?? null,
     };
   }
 

@@ -102,6 +102,21 @@ export function textMatchesEach(param: string): string {
 export const TEXT_PROBE = 200;
 
 /**
+ * The same for a query holding a phrase, whose games the GIN index finds only as games holding the
+ * phrase's words: each must then be read to see whether the words stand together. Walking the
+ * games in the page's order reads every game walked; when the phrase is rare among them (36 games
+ * of 100,000 hold "gote защита", 2,933 both words) that is tens of thousands of games. Up to this
+ * many games holding the words, only those are read (bench/texts.ts, the phrase).
+ */
+export const TEXT_PHRASE_PROBE = 5_000;
+
+/** What a search asks the GIN index first ({@link probeQuery}), and up to how many games it lists the page among. */
+export function textProbe(query: string): { readonly query: string; readonly limit: number } {
+  const probe = probeQuery(query);
+  return { query: probe, limit: probe === query ? TEXT_PROBE : TEXT_PHRASE_PROBE };
+}
+
+/**
  * A word the texts of a game are joined with, four times between two texts, and deleted from the
  * game's words once they are made: it leaves its positions empty, so that a phrase never runs from
  * the end of one text into the start of the next.

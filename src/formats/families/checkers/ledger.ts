@@ -108,11 +108,16 @@ export class CheckersLedger {
     };
   }
 
-  /** White then black, with their names (null when the format has none) and outcomes. */
-  players(outcomes: Readonly<Record<Colour, PlayerOutcome>>, names: Readonly<Record<Colour, string | null>> = { white: null, black: null }): PlayerEntry[] {
+  /** White then black, with their names and ratings as written (null when the format has none) and outcomes. */
+  players(
+    outcomes: Readonly<Record<Colour, PlayerOutcome>>,
+    names: Readonly<Record<Colour, string | null>> = { white: null, black: null },
+    ratings: Readonly<Record<Colour, string | null>> = { white: null, black: null },
+  ): PlayerEntry[] {
     return SIDES.map((colour) => ({
       seat: SEAT[colour],
       name: names[colour],
+      rating: ratings[colour],
       externalId: null,
       color: colour,
       declaredPoints: null,

@@ -6,6 +6,7 @@ import type { Move } from '../../../rules/checkers/move.js';
 import { POSITION_MOVES, PositionTrackWriter } from '../positions.js';
 import type { PositionTrack } from '../positions.js';
 import { BoardMasksWriter } from './board-masks.js';
+import { SEAT } from './ledger.js';
 import { setupPosition } from './interchange.js';
 import type { CheckersInterchange } from './interchange.js';
 
@@ -38,7 +39,8 @@ export function checkersPositionTrack(game: CheckersInterchange, options: { read
  */
 export function checkersTrackOf(start: Position, moves: readonly Move[], options: { readonly board?: boolean } = {}): PositionTrack {
   const hasher = CheckersPositionHasher.of(start);
-  const writer = new PositionTrackWriter('checkers', moves.length, {});
+  // The movers take turns from the side to move at the start (white is seat 0, black 1).
+  const writer = new PositionTrackWriter('checkers', moves.length, { firstMover: SEAT[start.toMove] });
   const boards = options.board ? new BoardMasksWriter(moves.length + 1) : null;
   writer.position(hasher.keys);
   boards?.position(hasher.cells);

@@ -143,7 +143,7 @@ export function replayPdn(game: PdnGame, setup: GameSetup, text: string): PdnRep
     resolved,
     result: over ? resultText(over.winner) : recordedResult(resultTag, terminator),
     analysis: {
-      players: ledger.players(outcomesOf(decision), setup.names),
+      players: ledger.players(outcomesOf(decision), setup.names, setup.ratings),
       moveCount: moves.length,
       result: over ? describeGameOver(over) : resultWords(recorded),
       verdict: {

@@ -11,6 +11,8 @@ export const RUSSIAN_GAME_TYPE = 25;
 export interface GameSetup {
   readonly start: Position;
   readonly names: Readonly<Record<Colour, string | null>>;
+  /** The players' ratings as the WhiteRating and BlackRating tags write them (null where none says anything). */
+  readonly ratings: Readonly<Record<Colour, string | null>>;
   readonly datePlayed: string | null;
   readonly event: string | null;
   readonly details: Readonly<Record<string, JsonValue>>;
@@ -54,6 +56,7 @@ export function gameSetup(game: PdnGame, text: string): GameSetup {
   return {
     start,
     names: { white: known(tag('White')?.value), black: known(tag('Black')?.value) },
+    ratings: { white: known(tag('WhiteRating')?.value), black: known(tag('BlackRating')?.value) },
     datePlayed: parsed.day,
     event: known(tag('Event')?.value),
     details: {

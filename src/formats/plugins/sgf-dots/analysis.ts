@@ -62,6 +62,7 @@ export function analyse(game: SgfDotsGame, main: SgfReplay, sides: readonly Side
     seat,
     name: nonEmpty(game.root[seat === 0 ? 'PB' : 'PW']),
     externalId: null,
+    rating: nonEmpty(game.root[seat === 0 ? 'BR' : 'WR']),
     color: SGF_PLAYER_COLOURS[seat],
     declaredPoints: null,
     points: main.scores[seat],

@@ -53,6 +53,14 @@ describe('FEN setups', () => {
     ]);
   });
 
+  it('gives each player the rating its tag writes (WhiteRating, BlackRating), none where the tag says nothing', async () => {
+    const analysis = await analyse('[White "Ann"]\n[Black "Bob"]\n[WhiteRating "2140"]\n[BlackRating "?"]\n1. c3-d4 *');
+    expect(analysis.players.map((p) => [p.name, p.color, p.rating])).toEqual([
+      ['Ann', 'white', '2140'],
+      ['Bob', 'black', null],
+    ]);
+  });
+
   it('refuses a FEN square off the board or given twice, at its place in the tag', async () => {
     const error = await refusal(read('[Event "x"]\n[FEN "W:W21,33:B1"]\n1. c3-d4 *'));
     // [FEN "W:W21,33:B1"]: the value starts at column 7, "33" at column 13.

@@ -65,6 +65,14 @@ describe('SGF GM[40] plugin: hand-derived games', () => {
     expect(analysis.result).toBe('black wins by 1');
   });
 
+  it('gives each player the rating BR and WR write', async () => {
+    const analysis = await analyse(diamond.replace('PW[Bob]', 'PW[Bob]BR[1520]WR[1610.5]'));
+    expect(analysis.players.map((p) => [p.name, p.rating])).toEqual([
+      ['Ann', '1520'],
+      ['Bob', '1610.5'],
+    ]);
+  });
+
   it('flags a wrong result (cache.points) and a chain around nothing (cache.surrounds)', async () => {
     const analysis = await analyse(diamond.replace('RE[B+1]', 'RE[W+2]').replace('B[cd.bccbdccdbc]', 'B[cd.aabaabaa]'));
     expect(analysis.verdict.legal).toBe(true);
