@@ -13,6 +13,8 @@ const PDN_SAMPLES = [
   '1. 22-18 11-15 2. 18x11 8x15 *',
   '1.c3-d4 d6-e5 2.d4xf6 *',
   '[White "A"]\n1. 32-28 19-23 *',
+  // A game whose moves were never written (as in the real championship database), then one whose were.
+  '[Event "XXXIII"]\r\n[Result "1/2-1/2"]\r\n\r\n1. - - 2. - - 1/2-1/2\r\n\r\n[Event "XXXIII"]\r\n\r\n1. c3-d4 f6-g5 *\r\n',
 ];
 
 describe('detection among all the archive\'s formats', () => {
@@ -37,6 +39,7 @@ describe('detection among all the archive\'s formats', () => {
       '[[156, 145]]',
       'In 1. c3-d4 the centre is taken.',
       '[Event Moscow]\n1. c3-d4 *',
+      '[Event "Chess"]\n\n1. - - *\n\n[Event "Chess"]\n\n1. e4 e5 *',
       '',
     ]) {
       expect({ text, claimed: pdnDraughtsPlugin.detect(upload(text)) }).toEqual({ text, claimed: false });
