@@ -349,7 +349,7 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
          WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
-       ), hit AS (
+       ), hit AS NOT MATERIALIZED (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        ), mover AS (
            SELECT (i.first_seat + (get_byte(i.sequence, octet_length(i.sequence) - 2 * i.plies + 2 * (h.at / $6::int) + 1) & 3)) % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 2)::int AS seat
@@ -383,7 +383,7 @@ WITH f AS (
          FROM game_positions p CROSS JOIN LATERAL (SELECT position($1::bytea IN p.head) AS at) h
               CROSS JOIN LATERAL (SELECT CASE WHEN h.at > 0 THEN 0 ELSE position($1::bytea IN p.tail) END AS at) t
          WHERE (p.game_id = ANY($3::bigint[]) OR p.buckets @> ARRAY[$4::int]) AND NOT p.openings @> ARRAY[$2::bigint] AND (h.at > 0 OR t.at > 0)
-       ), hit AS (
+       ), hit AS NOT MATERIALIZED (
          SELECT f.game_id, f.at, f.entry, f.result, f.played FROM f WHERE f.at % $5::int = 0
        ), mover AS (
            SELECT (i.first_seat + (h.at / $6::int)) % greatest((SELECT count(*) FROM game_players s WHERE s.game_id = h.game_id), 1)::int AS seat
