@@ -219,6 +219,7 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
     idsAfter: [{ name: 'every game', params: [{}, 0, 101] }, { name: 'a name among other filters', params: [{ player: 'sedol', family: 'go' }, 1, 101] }],
     hitsOf: [{ params: [[Number(EXAMPLE.game), Number(EXAMPLE.otherGame)], 'ladder -handicap'] }],
     textGames: [{ params: ['ladder -handicap', 201] }],
+    textEstimate: [{ params: ['ladder -handicap'] }],
   }),
   examples(GamesViewRepository, {
     findById: [{ params: [EXAMPLE.game] }],

@@ -62,6 +62,19 @@ export class GamesSearchRepository {
     return rows.map((row) => Number(row.id));
   }
 
+  /**
+   * How many games the planner expects the text query to find (its statistics of `game_words`'
+   * most common words): a query it expects in many games is not probed first.
+   */
+  @GenerateSql()
+  async textEstimate(text: string): Promise<number> {
+    const [plan] = await this.dataSource.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>(
+      `EXPLAIN (FORMAT JSON) SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIG}', $1)`,
+      [text],
+    );
+    return plan['QUERY PLAN'][0].Plan['Plan Rows'];
+  }
+
   /** Up to `limit` games whose texts meet the text query, in no order: found in the GIN index alone. */
   @GenerateSql()
   async textGames(text: string, limit: number): Promise<number[]> {

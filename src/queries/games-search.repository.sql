@@ -250,6 +250,9 @@ SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
        WHERE g.id > $3 AND g.family_id = (SELECT id FROM families WHERE name = $1) AND g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $2))
        ORDER BY g.id LIMIT $4;
 
+-- GamesSearchRepository.textEstimate
+EXPLAIN (FORMAT JSON) SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('russian', $1);
+
 -- GamesSearchRepository.textGames
 SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('russian', $1) LIMIT $2;
 

@@ -113,6 +113,14 @@ export const TEXT_PROBE = 1_000;
  */
 export const TEXT_PHRASE_PROBE = 5_000;
 
+/**
+ * A query the planner expects in more than this many times the probe's games is not probed: the
+ * probe would fetch its games from the heap for nothing (a fetch a game, 20 ms for 1,000 games on
+ * the embedded database). Its estimates of single words come from `game_words`' statistics of its
+ * most common words, good within a factor of two for words in thousands of games.
+ */
+export const TEXT_PROBE_SKIP = 4;
+
 /** What a search asks the GIN index first ({@link probeQuery}), and up to how many games it lists the page among. */
 export function textProbe(query: string): { readonly query: string; readonly limit: number } {
   const probe = probeQuery(query);
