@@ -7,7 +7,7 @@ import type { GameFilters } from '../src/catalog/game-view.js';
 import { NAME_SOURCES, SUMMARY_COLUMNS, UPLOADED_KEY } from '../src/catalog/games.sql.js';
 import { whereClause } from '../src/catalog/search-filters.sql.js';
 import { GamesSearchRepository, orderOf } from '../src/games/games-search.repository.js';
-import { TEXT_PROBE_SKIP, TEXT_SEARCH_CONFIG, TEXT_SEPARATOR, joinedTexts, textProbe } from '../src/indexes/texts/text-query.js';
+import { TEXT_SEARCH_CONFIG, TEXT_SEPARATOR, joinedTexts, textProbe } from '../src/indexes/texts/text-query.js';
 import { onEachDatabase, percentile, startInProcess } from './served.js';
 
 /**
@@ -276,7 +276,7 @@ async function timeSearches(app: INestApplication, baseUrl: string, label: strin
           // As GamesService.search asks: the query's games from the GIN index first, when few.
           // As GamesService.search asks it: the planner's estimate, then the probe where it is worth it.
           const probe = textProbe(text);
-          const worth = (await repository.textEstimate(probe.query)) <= probe.limit * TEXT_PROBE_SKIP;
+          const worth = (await repository.textEstimate(probe.query)) <= probe.skipAbove;
           const few = worth ? await repository.textGames(probe.query, probe.limit + 1) : undefined;
           const page = await repository.search({ ...filters, textGames: few !== undefined && few.length <= probe.limit ? few : undefined }, PAGE + 1);
           const beganHits = performance.now();

@@ -117,14 +117,20 @@ export const TEXT_PHRASE_PROBE = 5_000;
  * A query the planner expects in more than this many times the probe's games is not probed: the
  * probe would fetch its games from the heap for nothing (a fetch a game, 20 ms for 1,000 games on
  * the embedded database). Its estimates of single words come from `game_words`' statistics of its
- * most common words, good within a factor of two for words in thousands of games.
+ * most common words, good within a factor of two for words in thousands of games. A phrase's probe
+ * takes five times more games, each checked after: it is skipped past its own size.
  */
 export const TEXT_PROBE_SKIP = 4;
 
-/** What a search asks the GIN index first ({@link probeQuery}), and up to how many games it lists the page among. */
-export function textProbe(query: string): { readonly query: string; readonly limit: number } {
+/**
+ * What a search asks the GIN index first ({@link probeQuery}), up to how many games it lists the
+ * page among, and past how many games the planner expects it does not ask.
+ */
+export function textProbe(query: string): { readonly query: string; readonly limit: number; readonly skipAbove: number } {
   const probe = probeQuery(query);
-  return { query: probe, limit: probe === query ? TEXT_PROBE : TEXT_PHRASE_PROBE };
+  return probe === query
+    ? { query: probe, limit: TEXT_PROBE, skipAbove: TEXT_PROBE * TEXT_PROBE_SKIP }
+    : { query: probe, limit: TEXT_PHRASE_PROBE, skipAbove: TEXT_PHRASE_PROBE };
 }
 
 /**

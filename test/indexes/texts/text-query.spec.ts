@@ -1,4 +1,4 @@
-import { anyOfQuery, probeQuery, textQueryProblem } from '../../../src/indexes/texts/text-query.js';
+import { TEXT_PHRASE_PROBE, TEXT_PROBE, anyOfQuery, probeQuery, textProbe, textQueryProblem } from '../../../src/indexes/texts/text-query.js';
 
 /** The text query's parts, as the search reads them beside PostgreSQL's websearch_to_tsquery: each operator by hand. */
 describe('text queries', () => {
@@ -33,5 +33,13 @@ describe('text queries', () => {
     expect(probeQuery('joseki -"bad shape"')).toBe('joseki');
     expect(probeQuery('"a b" or c')).toBe('a b or c');
     expect(probeQuery('x "unclosed phrase')).toBe('x unclosed phrase');
+  });
+
+  it('probe a phrase for more games (each checked after), and skip its probe past that many expected; words past a few times theirs', () => {
+    expect(textProbe('"sente resign" ko')).toEqual({ query: 'sente resign ko', limit: TEXT_PHRASE_PROBE, skipAbove: TEXT_PHRASE_PROBE });
+    const words = textProbe('ladder -handicap');
+    expect(words).toMatchObject({ query: 'ladder -handicap', limit: TEXT_PROBE });
+    expect(words.skipAbove).toBeGreaterThan(TEXT_PROBE);
+    expect(TEXT_PHRASE_PROBE).toBeGreaterThan(TEXT_PROBE);
   });
 });
