@@ -8,11 +8,12 @@ import type { Stone } from '../src/rules/go/types.js';
 import { TYGEM_GAMES, realdataForBench } from '../test/support/realdata.js';
 import { packGames, tygemSgf } from './imports.js';
 import { importInto } from './positions.js';
+import { onEachDatabase } from './served.js';
 
 /**
  * The explorer as a dictionary (issue 46): BENCH_TREE_GAMES TYGEM games (default 100,000, copies
  * past the 39,589 turned through a symmetry, as bench/positions.ts makes them) imported into an
- * embedded archive; then POST /positions/tree from the empty 19×19 board, BENCH_TREE_DEPTH plies
+ * embedded archive (BENCH_TREE_EMBEDDED=false: not) and a PostgreSQL server's with BENCH_DATABASE_URL; then POST /positions/tree from the empty 19×19 board, BENCH_TREE_DEPTH plies
  * (default 8) of moves played in at least BENCH_TREE_MIN_GAMES games (default 20), timed
  * BENCH_TREE_RUNS times (goal ≤ 2 s); beside it, in the same run, a brute force: every game
  * replayed in JS by the rules engine, each position up to that depth written under its least turn
@@ -32,38 +33,47 @@ export async function run(): Promise<void> {
     const tarPath = join(folder, 'games.tar');
     const { games } = await packGames(tygem, wanted, tarPath, { turnCopies: true });
     console.log(`positions-tree: ${games} TYGEM games (copies turned)`);
-    await importInto({ DATA_DIR: join(folder, 'data'), SEARCH_TIMEOUT_MS: String(10 * 60_000) }, tarPath, async (_db, baseUrl, imported) => {
-      console.log(`positions-tree: imported ${imported.games} games at ${imported.rate.toFixed(0)} games/s`);
-      const times: number[] = [];
-      let nodes = 0;
-      let bytes = 0;
-      for (let i = 0; i < RUNS; i++) {
-        const started = performance.now();
-        const response = await fetch(`${baseUrl}/positions/tree`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ family: 'go', sgf: '(;SZ[19])', depth: DEPTH, minGames: MIN_GAMES }),
-        });
-        const text = await response.text();
-        times.push(performance.now() - started);
-        if (response.status !== 200) throw new Error(`POST /positions/tree answered ${response.status}: ${text}`);
-        console.log(`  (run ${i + 1}: ${times[i].toFixed(0)} ms)`);
-        // Every move node is `;B[..]` or `;W[..]` with its comment.
-        nodes = (text.match(/;[BW]\[/g) ?? []).length;
-        bytes = text.length;
-      }
-      const sorted = [...times].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)];
-      console.log(
-        `positions-tree: POST /positions/tree from the empty board, depth ${DEPTH}, minGames ${MIN_GAMES}: ${nodes} nodes, ${(bytes / 1024).toFixed(0)} KiB; ` +
-          `first ${times[0].toFixed(0)} ms, median of ${RUNS} ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms (goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'met' : 'NOT met'})`,
-      );
-      const brute = await bruteForceTree(tygem, wanted);
-      console.log(
-        `positions-tree: brute force (${brute.games} games replayed to ply ${DEPTH} by the rules engine, positions compared under 8 symmetries, the tree built from the counts): ` +
-          `${(brute.ms / 1000).toFixed(1)} s, ${brute.nodes} nodes (${brute.nodes === nodes ? 'the same as the archive' : `NOT the archive's ${nodes}`})`,
-      );
-    });
+    // Each database's tree: its nodes, compared with the brute force's after.
+    const trees = new Map<string, number>();
+    await onEachDatabase(
+      'positions-tree',
+      (label, settings) =>
+        importInto({ ...settings, SEARCH_TIMEOUT_MS: String(10 * 60_000) }, tarPath, async (_db, baseUrl, imported) => {
+          console.log(`positions-tree [${label}]: imported ${imported.games} games at ${imported.rate.toFixed(0)} games/s`);
+          const times: number[] = [];
+          let nodes = 0;
+          let bytes = 0;
+          for (let i = 0; i < RUNS; i++) {
+            const started = performance.now();
+            const response = await fetch(`${baseUrl}/positions/tree`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ family: 'go', sgf: '(;SZ[19])', depth: DEPTH, minGames: MIN_GAMES }),
+            });
+            const text = await response.text();
+            times.push(performance.now() - started);
+            if (response.status !== 200) throw new Error(`POST /positions/tree answered ${response.status}: ${text}`);
+            console.log(`  (run ${i + 1}: ${times[i].toFixed(0)} ms)`);
+            // Every move node is `;B[..]` or `;W[..]` with its comment.
+            nodes = (text.match(/;[BW]\[/g) ?? []).length;
+            bytes = text.length;
+          }
+          const sorted = [...times].sort((a, b) => a - b);
+          const median = sorted[Math.floor(sorted.length / 2)];
+          console.log(
+            `positions-tree [${label}]: POST /positions/tree from the empty board, depth ${DEPTH}, minGames ${MIN_GAMES}: ${nodes} nodes, ${(bytes / 1024).toFixed(0)} KiB; ` +
+              `first ${times[0].toFixed(0)} ms, median of ${RUNS} ${median.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms (goal ≤ ${GOAL_MS} ms: ${median <= GOAL_MS ? 'met' : 'NOT met'})`,
+          );
+          trees.set(label, nodes);
+        }).then(() => undefined),
+      process.env.BENCH_TREE_EMBEDDED !== 'false',
+    );
+    const brute = await bruteForceTree(tygem, wanted);
+    const same = [...trees].map(([label, nodes]) => `${label}: ${nodes === brute.nodes ? 'the same' : `NOT the same (${nodes})`}`).join('; ');
+    console.log(
+      `positions-tree: brute force (${brute.games} games replayed to ply ${DEPTH} by the rules engine, positions compared under 8 symmetries, the tree built from the counts): ` +
+        `${(brute.ms / 1000).toFixed(1)} s, ${brute.nodes} nodes (${same})`,
+    );
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
