@@ -103,7 +103,8 @@ export async function onEachDatabase(bench: string, measure: (label: string, set
     console.log(`${bench}: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too`);
     return;
   }
-  await withScratchDatabase(serverUrl, `tabula_bench_${bench}`, (url) => measure('PostgreSQL server', { DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }));
+  // A database's name takes letters, digits and `_` (`positions-tree` → `tabula_bench_positions_tree`).
+  await withScratchDatabase(serverUrl, `tabula_bench_${bench.replace(/\W/g, '_')}`, (url) => measure('PostgreSQL server', { DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }));
 }
 
 /** Milliseconds a GET of `path` took to answer in full; any status but 200 is an error saying the answer. */
