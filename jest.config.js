@@ -24,9 +24,15 @@ const SLOW = [
   'test/e2e/fair-load\\.e2e\\.spec\\.ts$',
   // The CLI's processes against a running archive.
   'test/cli/cli\\.spec\\.ts$',
-  // Brute forces over many real games: patterns within spans and numbered moves (its unit test,
-  // test/patterns/pattern-span.spec.ts, stays in the fast tier).
+  // Brute forces over many real games, each 20–50 s: patterns within spans and numbered moves (its
+  // unit test, test/patterns/pattern-span.spec.ts, stays in the fast tier), Go and Dots patterns, Go
+  // positions, and the Dots position keys at every ply of every real game under every symmetry. The
+  // fast tier keeps the other families' position searches, the Go history and tree, and the Go and
+  // peg solitaire position keys.
   'test/e2e/patterns-span\\.e2e\\.spec\\.ts$',
+  'test/e2e/patterns-(go|dots)\\.e2e\\.spec\\.ts$',
+  'test/e2e/positions-go\\.e2e\\.spec\\.ts$',
+  'test/rules/positions/dots\\.spec\\.ts$',
 ];
 
 /** The suites that talk to a database (an archive, the embedded database or a server). */
