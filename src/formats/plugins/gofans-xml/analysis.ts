@@ -12,7 +12,7 @@ import { GoFansReplay, ReplayedGoFansMove, formatPoint, samePoints } from './rep
 export type GameEnd = 'resignation' | 'two passes' | 'none';
 
 /** Index rows, verdict and replay of a replayed GoFans game. */
-export function analyseGoFans(game: GoFansGame, replay: GoFansReplay, withReplay = true): GameAnalysis {
+export function analyseGoFans(game: GoFansGame, replay: GoFansReplay, withReplay = true, ratings: ReadonlyMap<number, string> = new Map()): GameAnalysis {
   const problems: Problem[] = [];
   let legal = true;
   let consistent = true;
@@ -68,6 +68,7 @@ export function analyseGoFans(game: GoFansGame, replay: GoFansReplay, withReplay
       seat,
       name: player.name,
       externalId: player.id,
+      rating: ratings.get(seat) ?? null,
       color: replay.colors[seat],
       declaredPoints: player.points,
       points: regenerated,

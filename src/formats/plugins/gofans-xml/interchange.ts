@@ -37,24 +37,7 @@ const TEAM = 'team';
 
 /** A GoFans game, read and replayed, in the family's plain terms. Points and Removes (caches) are left behind. */
 export function gofansToInterchange({ document, game, replay }: ReadGoFans): GoInterchangeGame {
-  const header = document.root.children[2];
-  const free = header.children.slice(header.children.findIndex((child) => child.name === 'players') + 1);
-  const seatById = new Map(game.players.map((p) => [p.id, p.seat]));
-  const ratings = new Map<number, string>();
-  const teams = new Map<number, string>();
-  const info = new Map<string, string>();
-  let resultText: string | null = null;
-  let handicap: number | null = null;
-  for (const element of free) {
-    const value = plainText(element);
-    if (value === null) continue;
-    const seat = seatOf(element, seatById);
-    if (element.name === RESULT && resultText === null) resultText = value;
-    else if (element.name === HANDICAP && handicap === null && /^\d+$/.test(value)) handicap = Number(value);
-    else if (element.name === RATING && seat !== undefined) ratings.set(seat, value);
-    else if (element.name === TEAM && seat !== undefined) teams.set(seat, value);
-    else info.set(element.name, info.has(element.name) ? `${info.get(element.name)}; ${value}` : value);
-  }
+  const { ratings, teams, info, resultText, handicap } = readHeaderFields({ document, game });
   const players: GoInterchangePlayer[] = game.players.map((p) => ({
     color: replay.colors[p.seat],
     name: p.name === '' ? null : p.name,
@@ -76,6 +59,38 @@ export function gofansToInterchange({ document, game, replay }: ReadGoFans): GoI
     resultText,
     info: Object.fromEntries(info),
   };
+}
+
+/** What a GoFans Header says beside its players, each field by name (`<rating playerId="…">` by seat). */
+export interface GoFansHeaderFields {
+  readonly ratings: ReadonlyMap<number, string>;
+  readonly teams: ReadonlyMap<number, string>;
+  readonly info: ReadonlyMap<string, string>;
+  readonly resultText: string | null;
+  readonly handicap: number | null;
+}
+
+/** The Header's fields after `<players>`, read once for the conversion and the analysis (its players' ratings). */
+export function readHeaderFields({ document, game }: Pick<ReadGoFans, 'document' | 'game'>): GoFansHeaderFields {
+  const header = document.root.children[2];
+  const free = header.children.slice(header.children.findIndex((child) => child.name === 'players') + 1);
+  const seatById = new Map(game.players.map((p) => [p.id, p.seat]));
+  const ratings = new Map<number, string>();
+  const teams = new Map<number, string>();
+  const info = new Map<string, string>();
+  let resultText: string | null = null;
+  let handicap: number | null = null;
+  for (const element of free) {
+    const value = plainText(element);
+    if (value === null) continue;
+    const seat = seatOf(element, seatById);
+    if (element.name === RESULT && resultText === null) resultText = value;
+    else if (element.name === HANDICAP && handicap === null && /^\d+$/.test(value)) handicap = Number(value);
+    else if (element.name === RATING && seat !== undefined) ratings.set(seat, value);
+    else if (element.name === TEAM && seat !== undefined) teams.set(seat, value);
+    else info.set(element.name, info.has(element.name) ? `${info.get(element.name)}; ${value}` : value);
+  }
+  return { ratings, teams, info, resultText, handicap };
 }
 
 function plainText(element: XmlElement): string | null {

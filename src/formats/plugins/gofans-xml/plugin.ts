@@ -3,7 +3,7 @@ import type { GoInterchangeGame } from '../../families/go/index.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
 import { interchangeLine } from '../../families/lines.js';
 import { analyseGoFans } from './analysis.js';
-import { gofansFromInterchange, gofansToInterchange } from './interchange.js';
+import { gofansFromInterchange, gofansToInterchange, readHeaderFields } from './interchange.js';
 import { StandardDocument, readGoFans, readStandardDocument } from './import-procedure.js';
 import { regenerateGoFans } from './regenerate.js';
 import { GOFANS_PUBLISHER, GOFANS_SCHEMAS, GOFANS_VERSIONS, GoFansVersion, STANDARD_SCHEMA, isGoFansVersion } from './schemas.js';
@@ -67,7 +67,8 @@ export const gofansXmlPlugin: FormatPlugin = {
       };
     }
     const { game, replay } = await readGoFans(document, version, options.limits);
-    return { ...columns, family: 'go', analysis: analyseGoFans(game, replay, options.withReplay !== false) };
+    const { ratings } = readHeaderFields({ document, game });
+    return { ...columns, family: 'go', analysis: analyseGoFans(game, replay, options.withReplay !== false, ratings) };
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {

@@ -114,6 +114,17 @@ describe('header fields', () => {
   });
 });
 
+describe('ratings', () => {
+  it('gives each player the rating its <rating playerId> element writes, none where there is none', async () => {
+    const draft: GoFansDraft = { players: twoPlayers.players, headerFields: [['rating', '3 dan', { playerId: '1' }]] };
+    const players = (await read(writeGoFans11(draft, [b(3, 3)]))).analysis!.players;
+    expect(players.map((p) => [p.name, p.rating])).toEqual([
+      ['Black', null],
+      ['White', '3 dan'],
+    ]);
+  });
+});
+
 describe('regenerated files', () => {
   it('1.1 comes back as 2.1 and 1.2 as 2.2 with regenerated Points, passing the 2.x XSD', async () => {
     for (const [from, to] of [
