@@ -551,7 +551,8 @@ function conditionsOf(sought: PositionSought, later: readonly number[], params: 
  * `hit` (`value`, null when unknown): the side to move is the same in every game reaching the
  * position (its key holds it), so one game tells its seat (CTE `mover`): the game identity's row
  * holds each ply's mover counted from the first mover's seat (Go and Dots, 2 bytes a ply: the low 2
- * bits, after the start's bytes). Each game's `game_ranks` row is then joined by its id (`join`).
+ * bits, after the start's bytes), or, where the movers take turns (draughts), the first mover's
+ * seat, the ply counted from it. Each game's `game_ranks` row is then joined by its id (`join`).
  */
 function moverLevel({ level, moverInPly }: MoverLevel, stride: number, params: unknown[]): { cte: string; join: string; value: string } {
   const column = level === 'rank' ? 'ranks' : 'ratings';
