@@ -229,6 +229,7 @@ export class ImportsRepository {
               stored: entry.gamesStored,
               duplicates: entry.duplicates,
             })),
+            storableStrings,
           ),
         ],
       );
@@ -261,7 +262,7 @@ export class ImportsRepository {
        ), dropped AS (
          DELETE FROM import_spool WHERE import_id IN (SELECT id FROM finished)
        ) SELECT id FROM finished`,
-      [importId, owner, state, problem === null ? null : JSON.stringify(problem)],
+      [importId, owner, state, problem === null ? null : JSON.stringify(problem, storableStrings)],
     );
     return rows.length > 0;
   }
@@ -316,4 +317,13 @@ function toView(row: ImportRow): ImportView {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * A JSON replacer writing each NUL of a string as the six characters `\u0000`: PostgreSQL's text and
+ * jsonb hold every other character but not that one, and an archive's damaged header may put it in
+ * an entry's name (and so in its path and its problem's detail), which the import records as given.
+ */
+function storableStrings(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\\u0000') : value;
 }

@@ -201,6 +201,24 @@ describe('bulk imports', () => {
     ]);
   });
 
+  it('records an entry whose damaged name holds a NUL (which PostgreSQL cannot store) as refused, the NUL written out', async () => {
+    const zip = renamed(
+      await zipOf([
+        { name: 'xames/one.sgf', bytes: Buffer.from('(;GM[1]FF[4]SZ[9]PB[Nul]PW[Name];B[ag])') },
+        { name: 'two.sgf', bytes: Buffer.from('(;GM[1]FF[4]SZ[9]PB[Nul]PW[After];B[ah])') },
+      ]),
+      'xames/one.sgf',
+      '\u0000ames/one.sgf',
+    );
+    const { id } = await started(archive, zip);
+    expect(await finished(archive, id)).toMatchObject({ state: 'done', filesDone: 2, gamesStored: 1, refused: 1 });
+    const lines = await results(archive, id);
+    expect(lines.map((line) => [line.path, line.outcome, line.problem?.code ?? null])).toEqual([
+      ['\\u0000ames/one.sgf', 'refused', 'import.unsafe_path'],
+      ['two.sgf', 'indexed', null],
+    ]);
+  });
+
   it('refuses per file a zip entry whose CRC-32 does not match its bytes, storing the others', async () => {
     const zip = await zipOf([
       { name: 'before.sgf', bytes: Buffer.from('(;GM[1]FF[4]SZ[9]PB[Crc]PW[Before];B[ac])') },
