@@ -7,7 +7,7 @@ import type { GameFilters } from '../src/catalog/game-view.js';
 import { NAME_SOURCES, SUMMARY_COLUMNS, UPLOADED_KEY } from '../src/catalog/games.sql.js';
 import { whereClause } from '../src/catalog/search-filters.sql.js';
 import { GamesSearchRepository, orderOf } from '../src/games/games-search.repository.js';
-import { TEXT_SEARCH_CONFIG, TEXT_SEPARATOR, joinedTexts, textProbe } from '../src/indexes/texts/text-query.js';
+import { TEXT_SEARCH_CONFIG, TEXT_SEPARATOR, fewTextGames, joinedTexts } from '../src/indexes/texts/text-query.js';
 import { onEachDatabase, percentile, startInProcess } from './served.js';
 
 /**
@@ -274,11 +274,8 @@ async function timeSearches(app: INestApplication, baseUrl: string, label: strin
         const timeArchive = async () => {
           const began = performance.now();
           // As GamesService.search asks: the query's games from the GIN index first, when few.
-          // As GamesService.search asks it: the planner's estimate, then the probe where it is worth it.
-          const probe = textProbe(text);
-          const worth = (await repository.textEstimate(probe.query)) <= probe.skipAbove;
-          const few = worth ? await repository.textGames(probe.query, probe.limit + 1) : undefined;
-          const page = await repository.search({ ...filters, textGames: few !== undefined && few.length <= probe.limit ? few : undefined }, PAGE + 1);
+          // As GamesService.search asks it.
+          const page = await repository.search({ ...filters, textGames: await fewTextGames(repository, text) }, PAGE + 1);
           const beganHits = performance.now();
           const ids = page.slice(0, PAGE).map((hit) => hit.game.id);
           if (ids.length > 0) await repository.hitsOf(ids, text);

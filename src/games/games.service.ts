@@ -12,7 +12,7 @@ import { FormatReader } from '../formats/format-reader.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { RegeneratedFile, UploadedFile } from '../formats/plugin.js';
 import { encodeCursor, gameFilters, resolveSearch } from '../catalog/cursor.js';
-import { textProbe } from '../indexes/texts/text-query.js';
+import { fewTextGames } from '../indexes/texts/text-query.js';
 import type { GameDto, GamePageDto, UploadedGameDto } from '../catalog/dto/game.dto.js';
 import { IdentityService } from '../identity/identity.service.js';
 import type { ReindexPageDto, ReindexQuery } from './dto/reindex.dto.js';
@@ -227,11 +227,7 @@ export class GamesService implements OnApplicationBootstrap {
     }
     const hits = await this.searchReads.read(async (searches) => {
       // A text query matched by few games: those games first, from the GIN index, then the page among them.
-      const probe = filters.text === undefined ? undefined : textProbe(filters.text);
-      // Not when the planner expects many more games than the probe takes: it would fetch them for nothing.
-      const worth = probe !== undefined && (await searches.textEstimate(probe.query)) <= probe.skipAbove;
-      const few = probe === undefined || !worth ? undefined : await searches.textGames(probe.query, probe.limit + 1);
-      const textGames = few !== undefined && few.length <= probe!.limit ? few : undefined;
+      const textGames = filters.text === undefined ? undefined : await fewTextGames(searches, filters.text);
       return searches.search({ ...gameFilters(filters), textGames, pastId: after?.id, pastDate: after?.day, pastUploadedAt: after?.uploadedAt }, limit + 1);
     });
     const page = hits.slice(0, limit);

@@ -5,12 +5,12 @@
  * first ply that matches and open there. The search lives in the hash
  * (`#/patterns?family=checkers&rows=…&wm=4-8`), so it can be linked.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { boardUrl, playersText } from './api';
 import { GridBoard } from './board-grid';
 import { gamesWithPattern } from './generated/sdk.gen';
 import type { PatternGameDto, PatternGamesPageDto } from './generated/types.gen';
-import { PagedResults, usePagedSearch } from './paged';
+import { PagedResults, useFormFollowsSearch, usePagedSearch } from './paged';
 import { ArchiveImage } from './token';
 
 const PAGE = 20;
@@ -94,14 +94,7 @@ export function DraughtsPatternsPage({ query: params }: { query: URLSearchParams
   );
   const { items, loading, error } = paged;
   const total = paged.answer?.total ?? 0;
-  // A new search in the URL resets the form to it — not the first render, whose form is already the
-  // URL's (the effect runs after the page is drawn, and would undo a choice made in between).
-  const formKey = useRef(key);
-  useEffect(() => {
-    if (formKey.current === key) return;
-    formKey.current = key;
-    setDraft(soughtOf(params));
-  }, [key]);
+  useFormFollowsSearch(key, () => setDraft(soughtOf(params)));
 
   const set = (change: Partial<Sought>) => setDraft((before) => ({ ...before, ...change }));
   const cycle = (x: number, y: number) => set({ rows: draft.rows.map((row, i) => (i === y ? row.slice(0, x) + NEXT[row[x]] + row.slice(x + 1) : row)) });

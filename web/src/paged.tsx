@@ -5,7 +5,7 @@
  * once it shows it (`data-search`, for the tests) and the archive's words when it refuses one.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { problemText } from './api';
 
 /** What the generated client answers: the page, or the problem and the response. */
@@ -106,4 +106,18 @@ export function PagedResults({ id, search, heading, headingClass, paged, childre
       )}
     </>
   );
+}
+
+/**
+ * Resets a search form to the search the URL names (`reset`) whenever that search (`key`) changes —
+ * not after the first render, whose form is already the URL's: the effect runs after the page is
+ * drawn, and would undo a choice made in between.
+ */
+export function useFormFollowsSearch(key: string | null, reset: () => void): void {
+  const formKey = useRef(key);
+  useEffect(() => {
+    if (formKey.current === key) return;
+    formKey.current = key;
+    reset();
+  }, [key]);
 }

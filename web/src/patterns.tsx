@@ -6,13 +6,13 @@
  * lettered on the drawing. The search lives in the hash (`#/patterns?family=go&rows=...X/..O.`), so
  * it can be linked and the back button returns to it.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { boardUrl, playersText } from './api';
 import { edgeClasses, GridBoard, Stone } from './board-grid';
 import { resultsText } from './explorer';
 import { gamesWithPattern } from './generated/sdk.gen';
 import type { PatternAnchor, PatternColors, PatternContinuationDto, PatternGameDto, PatternGamesPageDto } from './generated/types.gen';
-import { PagedResults, usePagedSearch } from './paged';
+import { PagedResults, useFormFollowsSearch, usePagedSearch } from './paged';
 import { RankSelect, rankQuery, rankRangeOf } from './ranks';
 import { familyName } from './search';
 import { ArchiveImage } from './token';
@@ -133,14 +133,7 @@ export function PatternsPage({ query: params }: { query: URLSearchParams }) {
   const total = paged.answer?.total ?? 0;
 
   // The hash names a search: the form shows it (and it runs).
-  // A new search in the URL resets the form to it — not the first render, whose form is already the
-  // URL's (the effect runs after the page is drawn, and would undo a choice made in between).
-  const formKey = useRef(key);
-  useEffect(() => {
-    if (formKey.current === key) return;
-    formKey.current = key;
-    setDraft(draftOf(soughtOf(params)));
-  }, [key]);
+  useFormFollowsSearch(key, () => setDraft(draftOf(soughtOf(params))));
 
   const board = boardSize(draft.board);
   const { width, height } = draft;

@@ -8,14 +8,14 @@
  * (`#/positions?family=go&size=9&board=...X/..O&turn=W`), so a search can be linked, and a game's
  * page links its board here to be changed.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { edgeClasses, goPointName, GridBoard, sgfPoint, Stone } from './board-grid';
 import { Choice } from './choice';
 import { problemText } from './api';
 import { ExplorerMoves, YearChart } from './explorer';
 import { boardHistory, boardTree, exploreBoard, gamesThroughBoard } from './generated/sdk.gen';
 import type { BoardPositionBody, ExplorerDto, GameDto, PlyDto, PositionGameDto, PositionGamesPageDto, PositionHistoryDto, SymmetryMode } from './generated/types.gen';
-import { PagedResults, usePagedSearch } from './paged';
+import { PagedResults, useFormFollowsSearch, usePagedSearch } from './paged';
 import { RankSelect, rankQuery, rankRangeOf } from './ranks';
 import { GameItem } from './search';
 import { attachmentName, saveBlob } from './token';
@@ -146,14 +146,7 @@ export function PositionsPage({ query: params }: { query: URLSearchParams }) {
   };
 
   // The hash names a board: the editor shows it (and it is searched).
-  // A new search in the URL resets the form to it — not the first render, whose form is already the
-  // URL's (the effect runs after the page is drawn, and would undo a choice made in between).
-  const formKey = useRef(key);
-  useEffect(() => {
-    if (formKey.current === key) return;
-    formKey.current = key;
-    setDraft(soughtOf(params));
-  }, [key]);
+  useFormFollowsSearch(key, () => setDraft(soughtOf(params)));
 
   const set = (change: Partial<Sought>) => setDraft((before) => ({ ...before, ...change }));
   const chooseFamily = (family: EditorFamily) => {

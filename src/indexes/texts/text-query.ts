@@ -145,6 +145,27 @@ export function joinedTexts(texts: readonly string[]): string {
   return texts.join(` ${TEXT_SEPARATOR} ${TEXT_SEPARATOR} ${TEXT_SEPARATOR} ${TEXT_SEPARATOR} `);
 }
 
+/** The reads a text search's probe makes (the games' search repository). */
+export interface TextProbeReads {
+  /** How many games the planner expects the query to find. */
+  textEstimate(text: string): Promise<number>;
+  /** Up to `limit` games the query finds in the GIN index, in no order. */
+  textGames(text: string, limit: number): Promise<number[]>;
+}
+
+/**
+ * The games of a text search when few enough match to list a page among them ({@link textProbe}):
+ * the planner's estimate first, then the GIN index asked for the probe's games; undefined when the
+ * page is to be found by walking the games.
+ */
+export async function fewTextGames(reads: TextProbeReads, text: string): Promise<number[] | undefined> {
+  const probe = textProbe(text);
+  // Not when the planner expects many more games than the probe takes: it would fetch them for nothing.
+  if ((await reads.textEstimate(probe.query)) > probe.skipAbove) return undefined;
+  const few = await reads.textGames(probe.query, probe.limit + 1);
+  return few.length <= probe.limit ? few : undefined;
+}
+
 /** A query parameter read as a text query: checked (400 `text.invalid` saying what is wrong), kept as sent. */
 export const QueryTextSearch = (): PropertyDecorator =>
   Transform(({ value }) => {
