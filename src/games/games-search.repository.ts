@@ -86,6 +86,37 @@ export class GamesSearchRepository {
   }
 
   /**
+   * The pairs of words next to each other in the phrases' texts, made by `word_pairs` as of a
+   * game's words: none when no two of a phrase's words stand together (a stop word between them).
+   */
+  @GenerateSql()
+  async phrasePairs(phrases: readonly string[]): Promise<number[]> {
+    const [{ pairs }]: { pairs: number[] }[] = await this.dataSource.query(
+      `SELECT coalesce(array_agg(DISTINCT k.pair), '{}') AS pairs
+       FROM unnest($1::text[]) AS t(text), unnest(word_pairs(to_tsvector('${TEXT_SEARCH_CONFIG}', t.text))) AS k(pair)`,
+      [phrases],
+    );
+    return pairs;
+  }
+
+  /** How many games the planner expects to hold every pair (its statistics of `game_word_pairs`' most common pairs). */
+  @GenerateSql()
+  async pairsEstimate(pairs: readonly number[]): Promise<number> {
+    const [plan] = await this.dataSource.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>(
+      `EXPLAIN (FORMAT JSON) SELECT p.game_id FROM game_word_pairs p WHERE p.pairs @> $1::integer[]`,
+      [pairs],
+    );
+    return plan['QUERY PLAN'][0].Plan['Plan Rows'];
+  }
+
+  /** Up to `limit` games holding every pair, in no order: found in the GIN index alone. */
+  @GenerateSql()
+  async pairGames(pairs: readonly number[], limit: number): Promise<number[]> {
+    const rows: { game_id: string }[] = await this.dataSource.query(`SELECT p.game_id FROM game_word_pairs p WHERE p.pairs @> $1::integer[] LIMIT $2`, [pairs, limit]);
+    return rows.map((row) => Number(row.game_id));
+  }
+
+  /**
    * The texts of the games `ids` that hold any wanted word of the text query (a game's texts meet
    * the query together, each may hold only part of it): the first {@link HITS_A_GAME} of each game
    * in ply order, each as a snippet of HTML (the text escaped, the words found in `<b>`).

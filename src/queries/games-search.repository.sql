@@ -256,6 +256,16 @@ EXPLAIN (FORMAT JSON) SELECT w.game_id FROM game_words w WHERE w.words @@ websea
 -- GamesSearchRepository.textGames
 SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('russian', $1) LIMIT $2;
 
+-- GamesSearchRepository.phrasePairs
+SELECT coalesce(array_agg(DISTINCT k.pair), '{}') AS pairs
+       FROM unnest($1::text[]) AS t(text), unnest(word_pairs(to_tsvector('russian', t.text))) AS k(pair);
+
+-- GamesSearchRepository.pairsEstimate
+EXPLAIN (FORMAT JSON) SELECT p.game_id FROM game_word_pairs p WHERE p.pairs @> $1::integer[];
+
+-- GamesSearchRepository.pairGames
+SELECT p.game_id FROM game_word_pairs p WHERE p.pairs @> $1::integer[] LIMIT $2;
+
 -- GamesSearchRepository.hitsOf
 SELECT h.game_id, h.ply,
               ts_headline('russian', replace(replace(replace(h.body, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), h.query,

@@ -98,6 +98,10 @@ WITH src AS (
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
          FROM made m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -193,6 +197,10 @@ WITH src AS (
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
          FROM made m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -286,6 +294,10 @@ WITH src AS (
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
          FROM made m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -379,6 +391,10 @@ WITH src AS (
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
          FROM made m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -430,7 +446,8 @@ WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY($1::bigint[])), 
          SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= 6
          ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
        ), identities AS (DELETE FROM game_identities WHERE game_id = ANY($1::bigint[])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])), texts AS (DELETE FROM game_texts WHERE game_id = ANY($1::bigint[])),
-       words AS (DELETE FROM game_words WHERE game_id = ANY($1::bigint[])), draughts AS (DELETE FROM game_draughts WHERE game_id = ANY($1::bigint[])), ranks AS (DELETE FROM game_ranks WHERE game_id = ANY($1::bigint[])) SELECT 1;
+       words AS (DELETE FROM game_words WHERE game_id = ANY($1::bigint[])),
+       pairs AS (DELETE FROM game_word_pairs WHERE game_id = ANY($1::bigint[])), draughts AS (DELETE FROM game_draughts WHERE game_id = ANY($1::bigint[])), ranks AS (DELETE FROM game_ranks WHERE game_id = ANY($1::bigint[])) SELECT 1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
   board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)), analysis AS (
@@ -478,6 +495,10 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
          FROM made m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -533,6 +554,7 @@ WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY(ARRAY[$1::bigint
          SELECT p.game_id, (SELECT coalesce(max(run), 0) + 1 FROM position_runs) FROM positions p WHERE p.plies >= 6
          ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
        ), identities AS (DELETE FROM game_identities WHERE game_id = ANY(ARRAY[$1::bigint])), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY(ARRAY[$1::bigint])), texts AS (DELETE FROM game_texts WHERE game_id = ANY(ARRAY[$1::bigint])),
-       words AS (DELETE FROM game_words WHERE game_id = ANY(ARRAY[$1::bigint])), draughts AS (DELETE FROM game_draughts WHERE game_id = ANY(ARRAY[$1::bigint])), ranks AS (DELETE FROM game_ranks WHERE game_id = ANY(ARRAY[$1::bigint])), game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game;
+       words AS (DELETE FROM game_words WHERE game_id = ANY(ARRAY[$1::bigint])),
+       pairs AS (DELETE FROM game_word_pairs WHERE game_id = ANY(ARRAY[$1::bigint])), draughts AS (DELETE FROM game_draughts WHERE game_id = ANY(ARRAY[$1::bigint])), ranks AS (DELETE FROM game_ranks WHERE game_id = ANY(ARRAY[$1::bigint])), game AS (DELETE FROM games WHERE id = $1 RETURNING id) SELECT id FROM game;
 
 COMMIT;

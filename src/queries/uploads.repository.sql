@@ -112,6 +112,10 @@ WITH src AS (
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
          FROM made m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -225,6 +229,10 @@ WITH src AS (
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('russian', m.texts_joined), 'tabulatextseparator')
          FROM made m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i

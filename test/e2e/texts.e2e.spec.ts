@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { post, startArchive } from '../support/archive-harness.js';
 import type { TestArchive } from '../support/archive-harness.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { WordPairs1767100000000 } from '../../migrations/1767100000000-WordPairs.js';
 
 /**
  * The texts index (src/indexes/texts) through `GET /games?text=`: games whose comments the test
@@ -168,6 +169,57 @@ describe('the texts index: GET /games?text=', () => {
     const words = await found('tesuji seki');
     expect(words).toEqual(expect.arrayContaining([next, apart, across]));
     for (const id of [next, apart, across]) await fetch(`${archive.baseUrl}/games/${id}`, { method: 'DELETE' });
+  });
+
+  it('finds a phrase where its words stand next to each other in one comment, a stop word taking a place', async () => {
+    // The brute force: a comment whose words at i and i + gap are of the phrase's two concepts (a stop word counts as a place).
+    const phraseIn = (a: number, b: number, gap: number): number[] =>
+      games
+        .filter((game) =>
+          game.comments.some(({ text }) => {
+            const words = text.split(' ');
+            return words.some((word, i) => i + gap < words.length && conceptOf(word) === a && conceptOf(words[i + gap]) === b);
+          }),
+        )
+        .map((game) => game.id)
+        .sort((x, y) => x - y);
+    const random = seededRandom(4701);
+    const form = (concept: number) => CONCEPTS[concept][Math.floor(random() * CONCEPTS[concept].length)];
+    let nonEmpty = 0;
+    for (let round = 0; round < 40; round++) {
+      const a = Math.floor(random() * CONCEPTS.length);
+      const b = Math.floor(random() * CONCEPTS.length);
+      const [x, y] = [form(a), form(b)];
+      const next = phraseIn(a, b, 1);
+      nonEmpty += next.length > 0 ? 1 : 0;
+      expect({ query: `"${x} ${y}"`, ids: await found(`"${x} ${y}"`) }).toEqual({ query: `"${x} ${y}"`, ids: next });
+      // A stop word between: the phrase's second word two places on (no pair of words stands together).
+      const apart = `"${x} ${random() < 0.5 ? 'the' : 'в'} ${y}"`;
+      expect({ query: apart, ids: await found(apart) }).toEqual({ query: apart, ids: phraseIn(a, b, 2) });
+    }
+    expect(nonEmpty).toBeGreaterThan(5);
+  });
+
+  it('gives the games stored before the word pairs their pairs from their words (the WordPairs migration), as the writer makes them', async () => {
+    const pairs = async () => db.query(`SELECT game_id::int AS id, pairs FROM game_word_pairs ORDER BY game_id`);
+    const written = (await pairs()) as { id: number; pairs: string[] }[];
+    expect(written.length).toBeGreaterThan(30);
+    const runner = db.createQueryRunner();
+    try {
+      await new WordPairs1767100000000().down(runner);
+      await new WordPairs1767100000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await pairs()).toEqual(written);
+    // A pair is two stems next to each other: "the ladders worked" holds one, that of "ladder works".
+    const id = await upload(commentedGame(1, [{ ply: 1, text: 'the ladders worked' }]));
+    const [{ pairs: held }] = await db.query(`SELECT pairs FROM game_word_pairs WHERE game_id = $1`, [id]);
+    expect(held).toHaveLength(1);
+    const [{ pairs: asked }] = await db.query(`SELECT word_pairs(to_tsvector('russian', 'ladder works')) AS pairs`);
+    expect(held).toEqual(asked);
+    expect(await found('"ladder works"')).toContain(id);
+    await fetch(`${archive.baseUrl}/games/${id}`, { method: 'DELETE' });
   });
 
   it('shows a comment written in HTML as text', async () => {

@@ -26,17 +26,26 @@ interface QueryPart {
 }
 
 function partsOf(query: string): QueryPart[] {
+  return readQuery(query).parts;
+}
+
+/** A query's parts, and whether `or` joins any two of them. */
+function readQuery(query: string): { parts: QueryPart[]; or: boolean } {
   const parts: QueryPart[] = [];
+  let or = false;
   for (const match of query.matchAll(/(-?)"([^"]*)"?|(-?)([^\s"]+)/g)) {
     const phrase = match[2] !== undefined;
     const text = phrase ? match[2] : match[4];
     const words = text.split(/\s+/).filter((word) => word !== '' && word !== '-');
     if (words.length === 0) continue;
     // `or` between two parts is the operator, not a word.
-    if (!phrase && words.length === 1 && words[0].toLowerCase() === 'or' && match[3] === '') continue;
+    if (!phrase && words.length === 1 && words[0].toLowerCase() === 'or' && match[3] === '') {
+      or = true;
+      continue;
+    }
     parts.push({ words, phrase, excluded: (phrase ? match[1] : match[3]) === '-' });
   }
-  return parts;
+  return { parts, or };
 }
 
 /** What is wrong with a query (too long, too many words, no word), or null when it can be searched. */
@@ -105,11 +114,14 @@ export function textMatchesEach(param: string): string {
 export const TEXT_PROBE = 1_000;
 
 /**
- * The same for a query holding a phrase, whose games the GIN index finds only as games holding the
- * phrase's words: each must then be read to see whether the words stand together. Walking the
- * games in the page's order reads every game walked; when the phrase is rare among them (36 games
- * of 100,000 hold "gote защита", 2,933 both words) that is tens of thousands of games. Up to this
- * many games holding the words, only those are read (bench/texts.ts, the phrase).
+ * The same for a query holding a phrase none of whose words stand next to each other (`"ko in the
+ * corner"` holds `ko in`; `"ko the corner"` has a stop word between its two words), whose games the
+ * GIN index finds only as games holding the phrase's words: each must then be read to see whether
+ * the words stand together. Walking the games in the page's order reads every game walked; when the
+ * phrase is rare among them (36 games of 100,000 hold "gote защита", 2,933 both words) that is tens
+ * of thousands of games. Up to this many games holding the words, only those are read
+ * (bench/texts.ts, the phrase). A phrase with words next to each other is found by its pairs
+ * ({@link textProbe}).
  */
 export const TEXT_PHRASE_PROBE = 5_000;
 
@@ -122,15 +134,28 @@ export const TEXT_PHRASE_PROBE = 5_000;
  */
 export const TEXT_PROBE_SKIP = 4;
 
+/** Up to how many games a probe lists the page among, and past how many the planner expects it is not asked. */
+export interface TextProbe {
+  readonly limit: number;
+  readonly skipAbove: number;
+}
+
 /**
- * What a search asks the GIN index first ({@link probeQuery}), up to how many games it lists the
- * page among, and past how many games the planner expects it does not ask.
+ * What a search asks the GIN indexes first: a query without phrases, its words; one with phrases,
+ * the pairs of words next to each other in its wanted phrases (every game holding a phrase holds its
+ * pairs, and few more do), or, when no phrase has two words next to each other or the query has an
+ * `or`, its words with the phrases' words wanted one by one ({@link probeQuery}).
  */
-export function textProbe(query: string): { readonly query: string; readonly limit: number; readonly skipAbove: number } {
+export function textProbe(query: string): { readonly words: TextProbe & { readonly query: string }; readonly pairs: (TextProbe & { readonly phrases: readonly string[] }) | null } {
   const probe = probeQuery(query);
-  return probe === query
-    ? { query: probe, limit: TEXT_PROBE, skipAbove: TEXT_PROBE * TEXT_PROBE_SKIP }
-    : { query: probe, limit: TEXT_PHRASE_PROBE, skipAbove: TEXT_PHRASE_PROBE };
+  if (probe === query) return { words: { query: probe, limit: TEXT_PROBE, skipAbove: TEXT_PROBE * TEXT_PROBE_SKIP }, pairs: null };
+  const { parts, or } = readQuery(query);
+  // With `or`, a game may meet the query without a phrase: no pair is wanted of every game.
+  const phrases = or ? [] : parts.filter((part) => part.phrase && !part.excluded && part.words.length > 1).map((part) => part.words.join(' '));
+  return {
+    words: { query: probe, limit: TEXT_PHRASE_PROBE, skipAbove: TEXT_PHRASE_PROBE },
+    pairs: phrases.length === 0 ? null : { phrases, limit: TEXT_PROBE, skipAbove: TEXT_PROBE * TEXT_PROBE_SKIP },
+  };
 }
 
 /**
@@ -151,6 +176,12 @@ export interface TextProbeReads {
   textEstimate(text: string): Promise<number>;
   /** Up to `limit` games the query finds in the GIN index, in no order. */
   textGames(text: string, limit: number): Promise<number[]>;
+  /** The pairs of words next to each other in the phrases' texts (`word_pairs`: none when no two stand together). */
+  phrasePairs(phrases: readonly string[]): Promise<number[]>;
+  /** How many games the planner expects to hold every pair. */
+  pairsEstimate(pairs: readonly number[]): Promise<number>;
+  /** Up to `limit` games holding every pair, in no order. */
+  pairGames(pairs: readonly number[], limit: number): Promise<number[]>;
 }
 
 /**
@@ -160,10 +191,18 @@ export interface TextProbeReads {
  */
 export async function fewTextGames(reads: TextProbeReads, text: string): Promise<number[] | undefined> {
   const probe = textProbe(text);
+  const pairs = probe.pairs === null ? [] : await reads.phrasePairs(probe.pairs.phrases);
   // Not when the planner expects many more games than the probe takes: it would fetch them for nothing.
-  if ((await reads.textEstimate(probe.query)) > probe.skipAbove) return undefined;
-  const few = await reads.textGames(probe.query, probe.limit + 1);
-  return few.length <= probe.limit ? few : undefined;
+  if (pairs.length > 0) {
+    const { limit, skipAbove } = probe.pairs!;
+    if ((await reads.pairsEstimate(pairs)) > skipAbove) return undefined;
+    const few = await reads.pairGames(pairs, limit + 1);
+    return few.length <= limit ? few : undefined;
+  }
+  const { query, limit, skipAbove } = probe.words;
+  if ((await reads.textEstimate(query)) > skipAbove) return undefined;
+  const few = await reads.textGames(query, limit + 1);
+  return few.length <= limit ? few : undefined;
 }
 
 /** A query parameter read as a text query: checked (400 `text.invalid` saying what is wrong), kept as sent. */

@@ -38,9 +38,14 @@ const index: GameIndex = {
          INSERT INTO game_words (game_id, words)
          SELECT m.id, ts_delete(to_tsvector('${TEXT_SEARCH_CONFIG}', m.texts_joined), '${TEXT_SEPARATOR}')
          FROM ${made} m WHERE m.texts_joined IS NOT NULL
+         RETURNING game_id, words
+       ), pairs AS (
+         INSERT INTO game_word_pairs (game_id, pairs)
+         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
        )`,
   remove: (ids) => `texts AS (DELETE FROM game_texts WHERE game_id = ANY(${ids})),
-       words AS (DELETE FROM game_words WHERE game_id = ANY(${ids}))`,
+       words AS (DELETE FROM game_words WHERE game_id = ANY(${ids})),
+       pairs AS (DELETE FROM game_word_pairs WHERE game_id = ANY(${ids}))`,
 };
 
 /**
@@ -51,6 +56,6 @@ export const TEXTS_INDEX: IndexDefinition = {
   name: 'texts',
   summary: "what a game's file says in words (comments at their plies, the game's own texts), in full text: GET /games?text=",
   takes: [],
-  tables: ['game_texts', 'game_words'],
+  tables: ['game_texts', 'game_words', 'game_word_pairs'],
   open: () => index,
 };

@@ -35,11 +35,20 @@ describe('text queries', () => {
     expect(probeQuery('x "unclosed phrase')).toBe('x unclosed phrase');
   });
 
-  it('probe a phrase for more games (each checked after), and skip its probe past that many expected; words past a few times theirs', () => {
-    expect(textProbe('"sente resign" ko')).toEqual({ query: 'sente resign ko', limit: TEXT_PHRASE_PROBE, skipAbove: TEXT_PHRASE_PROBE });
+  it('probe a phrase by its pairs, or as its words for more games (each checked after) and skip that probe past that many expected; words past a few times theirs', () => {
+    const phrase = textProbe('"sente resign" ko');
+    expect(phrase.words).toEqual({ query: 'sente resign ko', limit: TEXT_PHRASE_PROBE, skipAbove: TEXT_PHRASE_PROBE });
+    expect(phrase.pairs).toMatchObject({ phrases: ['sente resign'], limit: TEXT_PROBE });
+    // Excluded phrases, one-word phrases and phrases beside `or` want no pair of every game.
+    expect(textProbe('ko -"sente resign"').pairs).toBeNull();
+    expect(textProbe('"ko" "sente"').pairs).toBeNull();
+    expect(textProbe('"sente resign" or ko').pairs).toBeNull();
+    expect(textProbe('"sente resign" "ko fight" -"bad shape"').pairs?.phrases).toEqual(['sente resign', 'ko fight']);
     const words = textProbe('ladder -handicap');
-    expect(words).toMatchObject({ query: 'ladder -handicap', limit: TEXT_PROBE });
-    expect(words.skipAbove).toBeGreaterThan(TEXT_PROBE);
+    expect(words.pairs).toBeNull();
+    expect(words.words).toMatchObject({ query: 'ladder -handicap', limit: TEXT_PROBE });
+    expect(words.words.skipAbove).toBeGreaterThan(TEXT_PROBE);
     expect(TEXT_PHRASE_PROBE).toBeGreaterThan(TEXT_PROBE);
   });
+
 });
