@@ -35,6 +35,7 @@ import { startInProcess, withScratchDatabase } from './served.js';
  * games (default 2,000) imported as a folder of single-game files, as most clubs keep them, beside the
  * same games packed in collections, each into a fresh archive: the per-game cost of a file of one
  * game (goal: at most 4× a collection's). Each timed phase starts from a CHECKPOINT.
+ * BENCH_IMPORT_EMBEDDED=false: the server alone.
  */
 const MONTHS = ['2006-01', '2006-02', '2006-03', '2006-04', '2006-05', '2006-06'];
 const PER_FILE = 5_000;
@@ -64,8 +65,11 @@ export async function run(): Promise<void> {
     await packGames(tygem, SINGLE_GAMES, packed);
     console.log(`imports: the first ${single.games} of them as ${single.files} single-game files, and as collections`);
 
-    await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') });
-    await measureSingles('embedded PostgreSQL (PGlite)', singles, packed, single.games, (name) => ({ DATA_DIR: join(folder, name) }));
+    // BENCH_IMPORT_EMBEDDED=false: the server alone.
+    if (process.env.BENCH_IMPORT_EMBEDDED !== 'false') {
+      await measure('embedded PostgreSQL (PGlite)', tarPath, { DATA_DIR: join(folder, 'data') });
+      await measureSingles('embedded PostgreSQL (PGlite)', singles, packed, single.games, (name) => ({ DATA_DIR: join(folder, name) }));
+    }
     const serverUrl = process.env.BENCH_DATABASE_URL;
     if (!serverUrl) {
       console.log('imports: set BENCH_DATABASE_URL=postgres://… to measure a PostgreSQL server too');

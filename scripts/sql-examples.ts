@@ -350,7 +350,7 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
   examples(PatternsRepository, {
     filterRows: [{ name: 'every row', params: [null] }, { name: 'since a transaction', params: ['1000'] }],
     changesOf: [{ params: [[1, 2]] }],
-    facts: [{ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] }],
+    passing: [{ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] }],
     boards: [{ name: 'no filter', params: [[1, 2], {}] }, { name: 'a player', params: [[1, 2], { player: 'sedol' }] }],
     summaries: [{ params: [[1, 2]] }],
   }),

@@ -13,6 +13,12 @@ export interface FilterRow {
   readonly second: Uint8Array;
   /** The writing transaction, as text. */
   readonly written: string;
+  /** Whether the row holds how the game ended and the day played (rows written before they were kept hold neither). */
+  readonly facts: boolean;
+  /** The winner's colour, `draw`, or null when unknown. */
+  readonly result: string | null;
+  /** The day played (`YYYY-MM-DD`), or null. */
+  readonly played: string | null;
 }
 
 /** The games of one family and board size, their bitmaps sliced by point: one bit per game in each point's words. */
@@ -25,12 +31,19 @@ export interface FilterGroup {
   /** Per point, per player: a bit per slot, set when that game's player ever held the point. */
   first: Uint32Array[];
   second: Uint32Array[];
+  /** Per point, per player: how many slots have the bit set (the rows' order when ANDed). */
+  readonly firstCount: Uint32Array;
+  readonly secondCount: Uint32Array;
   /** Per point, a byte per slot: the ply that game first took the point ({@link firstTaken}; 255 late or never). */
   taken: Uint8Array[];
   /** Per point, a bit per slot set when that game's point was emptied again after it was taken. */
   emptied: Uint32Array[];
   /** A bit per slot whose game is still as read (not replaced by a later row of the same game). */
   alive: Uint32Array;
+  /** Per slot, how its game ended: 0 not known to the filter (read it from the table), else 1 + its place in the filter's {@link PatternFilter.results}. */
+  result: Uint16Array;
+  /** Per slot, the day played as days since 1970-01-01 ({@link NO_DAY}: none). */
+  played: Int32Array;
   /**
    * Per slot, where its line (`game_patterns.changes`, as read with the row) lies in {@link lineBlocks}:
    * the block's index (-1: not kept, read it from the table), and the line's first and last byte + 1.
@@ -44,11 +57,19 @@ export interface FilterGroup {
   lineUsed: number;
 }
 
+/** A slot's day played when the game has none. */
+const NO_DAY = -0x80000000;
+
+const DAY_MS = 86_400_000;
+
 /** The size of a block of lines. */
 const LINE_BLOCK = 1 << 20;
 
-/** How many placements are tested between two turns of the event loop. */
-const PLACEMENTS_PER_TURN = 64;
+/** How long the filter works between two turns of the event loop, in ms. */
+const TURN_MS = 15;
+
+/** Words of games (32 a word) the filter tries every placement on before it goes on: 64 K games, a few MB of rows. */
+const BLOCK_WORDS = 2048;
 
 /**
  * The candidates' filter of pattern search, in memory (Kombilo's final-position filter, turned
@@ -72,6 +93,9 @@ const PLACEMENTS_PER_TURN = 64;
 export class PatternFilter {
   private readonly groups = new Map<string, FilterGroup>();
   private readonly slots = new Map<number, { group: FilterGroup; slot: number; written: string }>();
+  /** How games ended, as the rows say it (`black`, `white`, `draw`, null…), each once. */
+  private readonly results: (string | null)[] = [];
+  private readonly resultCodes = new Map<string | null, number>();
   /** How many rows the filter has taken (a search's matches hold while it stays the same). */
   version = 0;
   /** The xmin of the snapshot the last rows were read in; null before the first read. */
@@ -102,12 +126,22 @@ export class PatternFilter {
       if (known) this.keepLine(group, slot, line.changes);
       else group.lineBlock[slot] = -1;
       for (let p = 0; p < points; p++) {
-        if (row.first[p >> 3] & (1 << (p & 7))) group.first[p][word] |= bit;
-        if (row.second[p >> 3] & (1 << (p & 7))) group.second[p][word] |= bit;
+        if (row.first[p >> 3] & (1 << (p & 7))) {
+          group.first[p][word] |= bit;
+          group.firstCount[p]++;
+        }
+        if (row.second[p >> 3] & (1 << (p & 7))) {
+          group.second[p][word] |= bit;
+          group.secondCount[p]++;
+        }
         if (emptied[p >> 3] & (1 << (p & 7))) group.emptied[p][word] |= bit;
         group.taken[p][slot] = taken[p];
       }
       group.alive[word] |= bit;
+      if (row.facts) {
+        group.result[slot] = 1 + this.resultCode(row.result);
+        group.played[slot] = row.played === null ? NO_DAY : Date.parse(`${row.played}T00:00:00Z`) / DAY_MS;
+      }
       this.slots.set(row.gameId, { group, slot, written: row.written });
     }
   }
@@ -126,15 +160,33 @@ export class PatternFilter {
   }
 
   /**
-   * A game's line as the filter read it, when it is the one `written` by that transaction (the
-   * game's row as it stands); null when the filter keeps no such line (read it from the table).
+   * A game as the filter keeps it, for confirming it without reading the table: its line, how it
+   * ended and the day played, as its row stood when the filter last read it; null when the filter
+   * lacks any of them (read the game from the table).
    */
-  line(gameId: number, written: string): Uint8Array | null {
+  kept(gameId: number): { readonly changes: Uint8Array; readonly result: string | null; readonly played: string | null } | null {
     const at = this.slots.get(gameId);
-    if (!at || at.written !== written) return null;
+    if (!at) return null;
     const { group, slot } = at;
     const block = group.lineBlock[slot];
-    return block < 0 ? null : group.lineBlocks[block].subarray(group.lineStart[slot], group.lineEnd[slot]);
+    const result = group.result[slot];
+    if (block < 0 || result === 0) return null;
+    const day = group.played[slot];
+    return {
+      changes: group.lineBlocks[block].subarray(group.lineStart[slot], group.lineEnd[slot]),
+      result: this.results[result - 1],
+      played: day === NO_DAY ? null : new Date(day * DAY_MS).toISOString().slice(0, 10),
+    };
+  }
+
+  private resultCode(result: string | null): number {
+    let code = this.resultCodes.get(result);
+    if (code === undefined) {
+      code = this.results.length;
+      this.results.push(result);
+      this.resultCodes.set(result, code);
+    }
+    return code;
   }
 
   /** The groups of a family. */
@@ -144,68 +196,102 @@ export class PatternFilter {
 
   /**
    * The games of a group that may hold one of the placements: per game id, the indexes of the
-   * placements it may hold. Yields to the event loop between batches of placements. With a span of
-   * plies, the placement's stones must all be taken by its last ply, and its empty points are tested
-   * from its first; a placement's numbered moves (a sequence) must be points their player held.
+   * placements it may hold, in order. With a span of plies, the placement's stones must all be taken
+   * by its last ply, and its empty points are tested from its first; a placement's numbered moves (a
+   * sequence) must be points their player held.
+   *
+   * The games are taken a block of {@link BLOCK_WORDS} words at a time, every placement over each
+   * block (the block's rows stay in the processor's caches while the placements are tried); each
+   * placement's rows are ANDed rarest first (the rows' counts of games), so that a word's games run
+   * out after as few rows as may be. Yields to the event loop every {@link TURN_MS} ms.
    */
   async candidates(group: FilterGroup, placements: readonly SequencePlacement[], span?: { readonly from: number; readonly to: number }): Promise<Map<number, number[]>> {
     const from = span?.from ?? 0;
     const to = span?.to ?? Infinity;
     const found = new Map<number, number[]>();
     const words = (group.ids.length + 31) >> 5;
-    for (let index = 0; index < placements.length; index++) {
-      if (index > 0 && index % PLACEMENTS_PER_TURN === 0) await yieldToLoop();
-      const placement = placements[index];
-      const rows: Uint32Array[] = [];
-      const stoneTaken: Uint8Array[] = [];
-      const emptyTaken: Uint8Array[] = [];
-      const emptyEmptied: Uint32Array[] = [];
-      for (let i = 0; i < placement.points.length; i++) {
-        const want = placement.wants[i];
-        const point = placement.points[i];
-        if (want === EMPTY) {
-          emptyTaken.push(group.taken[point]);
-          emptyEmptied.push(group.emptied[point]);
-          continue;
+    const tests = placements.map((placement) => this.testOf(group, placement));
+    let turn = performance.now();
+    for (let start = 0; start < words; start += BLOCK_WORDS) {
+      const end = Math.min(words, start + BLOCK_WORDS);
+      for (let index = 0; index < tests.length; index++) {
+        if (performance.now() - turn > TURN_MS) {
+          await yieldToLoop();
+          turn = performance.now();
         }
-        rows.push(want === FIRST ? group.first[point] : group.second[point]);
-        stoneTaken.push(group.taken[point]);
-      }
-      const sequence = placement.sequence;
-      if (sequence) for (let k = 0; k < sequence.points.length; k++) rows.push(sequence.states[k] === FIRST ? group.first[sequence.points[k]] : group.second[sequence.points[k]]);
-      const count = rows.length;
-      for (let w = 0; w < words; w++) {
-        let bits = group.alive[w];
-        for (let k = 0; bits !== 0 && k < count; k++) bits &= rows[k][w];
-        next: while (bits !== 0) {
-          const low = bits & -bits;
-          const slot = (w << 5) + 31 - Math.clz32(low);
-          bits ^= low;
-          // The pattern's stones are all on the board from the latest of their first-taken plies on;
-          // an empty point of it taken before that, and never emptied again, is empty at no such ply.
-          let latest = 0;
-          for (let k = 0; k < stoneTaken.length; k++) if (stoneTaken[k][slot] > latest) latest = stoneTaken[k][slot];
-          // Taken after the span's last ply (255: at 255 or later, or never): not all on the board in the span.
-          if (latest > to) continue;
-          if (latest < from) latest = from;
-          for (let k = 0; k < emptyTaken.length; k++) {
-            const taken = emptyTaken[k][slot];
-            if (taken <= latest && taken < LATE_PLY && (emptyEmptied[k][w] & low) === 0) continue next;
+        const { rows, stoneTaken, emptyTaken, emptyEmptied } = tests[index];
+        const count = rows.length;
+        // The first eight rows four at a time, each four without a branch between them (which of a
+        // word's games survive a row is as good as random: a test after each row is mostly guessed
+        // wrong by the processor); most words have no game left after them.
+        const [r0, r1, r2, r3, r4, r5, r6, r7] = rows;
+        const alive = group.alive;
+        for (let w = start; w < end; w++) {
+          let bits = r0[w] & r1[w] & r2[w] & r3[w];
+          if (bits === 0) continue;
+          bits &= r4[w] & r5[w] & r6[w] & r7[w];
+          if (bits === 0) continue;
+          bits &= alive[w];
+          for (let k = 8; bits !== 0 && k < count; k++) bits &= rows[k][w];
+          next: while (bits !== 0) {
+            const low = bits & -bits;
+            const slot = (w << 5) + 31 - Math.clz32(low);
+            bits ^= low;
+            // The pattern's stones are all on the board from the latest of their first-taken plies on;
+            // an empty point of it taken before that, and never emptied again, is empty at no such ply.
+            let latest = 0;
+            for (let k = 0; k < stoneTaken.length; k++) if (stoneTaken[k][slot] > latest) latest = stoneTaken[k][slot];
+            // Taken after the span's last ply (255: at 255 or later, or never): not all on the board in the span.
+            if (latest > to) continue;
+            if (latest < from) latest = from;
+            for (let k = 0; k < emptyTaken.length; k++) {
+              const taken = emptyTaken[k][slot];
+              if (taken <= latest && taken < LATE_PLY && (emptyEmptied[k][w] & low) === 0) continue next;
+            }
+            const id = group.ids[slot];
+            const list = found.get(id);
+            if (list) list.push(index);
+            else found.set(id, [index]);
           }
-          const id = group.ids[slot];
-          const list = found.get(id);
-          if (list) list.push(index);
-          else found.set(id, [index]);
         }
       }
     }
     return found;
   }
 
-  /** Bytes the bit rows and first plies take. */
+  /** A placement's bit rows (rarest first), and the first plies of its stones and of its empty points. */
+  private testOf(group: FilterGroup, placement: SequencePlacement) {
+    const rows: { row: Uint32Array; games: number }[] = [];
+    const stoneTaken: Uint8Array[] = [];
+    const emptyTaken: Uint8Array[] = [];
+    const emptyEmptied: Uint32Array[] = [];
+    const held = (point: number, want: number) =>
+      want === FIRST ? { row: group.first[point], games: group.firstCount[point] } : { row: group.second[point], games: group.secondCount[point] };
+    for (let i = 0; i < placement.points.length; i++) {
+      const want = placement.wants[i];
+      const point = placement.points[i];
+      if (want === EMPTY) {
+        emptyTaken.push(group.taken[point]);
+        emptyEmptied.push(group.emptied[point]);
+        continue;
+      }
+      rows.push(held(point, want));
+      stoneTaken.push(group.taken[point]);
+    }
+    const sequence = placement.sequence;
+    if (sequence) for (let k = 0; k < sequence.points.length; k++) rows.push(held(sequence.points[k], sequence.states[k]));
+    rows.sort((a, b) => a.games - b.games);
+    // At least eight rows (see candidates): a placement of fewer stones has the live games' row in the others' place.
+    while (rows.length < 8) rows.push({ row: group.alive, games: group.ids.length });
+    return { rows: rows.map((entry) => entry.row), stoneTaken, emptyTaken, emptyEmptied };
+  }
+
+  /** Bytes the bit rows, first plies, results and days take. */
   get bytes(): number {
     let total = 0;
-    for (const group of this.groups.values()) total += (group.first.length * 3 + 1) * group.alive.byteLength + group.taken.length * group.taken[0].byteLength;
+    for (const group of this.groups.values()) {
+      total += (group.first.length * 3 + 1) * group.alive.byteLength + group.taken.length * group.taken[0].byteLength + group.result.byteLength + group.played.byteLength;
+    }
     return total;
   }
 
@@ -246,9 +332,13 @@ export class PatternFilter {
         ids: [],
         first: Array.from({ length: points }, () => new Uint32Array(4)),
         second: Array.from({ length: points }, () => new Uint32Array(4)),
+        firstCount: new Uint32Array(points),
+        secondCount: new Uint32Array(points),
         taken: Array.from({ length: points }, () => new Uint8Array(128).fill(LATE_PLY)),
         emptied: Array.from({ length: points }, () => new Uint32Array(4)),
         alive: new Uint32Array(4),
+        result: new Uint16Array(128),
+        played: new Int32Array(128),
         lineBlock: new Int32Array(128).fill(-1),
         lineStart: new Uint32Array(128),
         lineEnd: new Uint32Array(128),
@@ -279,6 +369,12 @@ export class PatternFilter {
       return wider;
     });
     group.alive = widen(group.alive);
+    const result = new Uint16Array(size * 32);
+    result.set(group.result);
+    group.result = result;
+    const played = new Int32Array(size * 32);
+    played.set(group.played);
+    group.played = played;
     const lineBlock = new Int32Array(size * 32).fill(-1);
     lineBlock.set(group.lineBlock);
     group.lineBlock = lineBlock;

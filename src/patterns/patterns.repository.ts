@@ -20,15 +20,6 @@ export interface CandidateBoard {
   readonly played: string | null;
 }
 
-/** What confirming a candidate needs besides its line: the transaction that wrote the line, and what the continuations count. */
-export interface CandidateFacts {
-  readonly gameId: number;
-  readonly written: string;
-  /** The winner's colour, `draw`, or null when unknown (the position index's). */
-  readonly result: string | null;
-  readonly played: string | null;
-}
-
 /** Pattern search's reads (src/queries/patterns.repository.sql). */
 @Injectable()
 export class PatternsRepository {
@@ -41,11 +32,24 @@ export class PatternsRepository {
    */
   @GenerateSql()
   async filterRows(since: string | null): Promise<{ rows: FilterRow[]; watermark: string }> {
-    const rows: { xmin: string; game_id: string | null; family: string; width: number; height: number; first: Buffer; second: Buffer; written: string }[] = await this.dataSource.query(
+    const rows: {
+      xmin: string;
+      game_id: string | null;
+      family: string;
+      width: number;
+      height: number;
+      first: Buffer;
+      second: Buffer;
+      written: string;
+      facts: boolean;
+      result: string | null;
+      played: string | null;
+    }[] = await this.dataSource.query(
       `SELECT x.xmin::text AS xmin, r.*
        FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) x
        LEFT JOIN LATERAL (
-         SELECT gp.game_id, fa.name AS family, gp.width, gp.height, gp.first, gp.second, gp.written::text AS written
+         SELECT gp.game_id, fa.name AS family, gp.width, gp.height, gp.first, gp.second, gp.written::text AS written,
+                gp.facts, gp.result, to_char(gp.played, 'YYYY-MM-DD') AS played
          FROM game_patterns gp JOIN families fa ON fa.id = gp.family_id
          WHERE gp.written >= coalesce($1::xid8, '0'::xid8)
        ) r ON true`,
@@ -55,7 +59,18 @@ export class PatternsRepository {
       watermark: rows[0].xmin,
       rows: rows
         .filter((row) => row.game_id !== null)
-        .map((row) => ({ gameId: Number(row.game_id), family: row.family, width: row.width, height: row.height, first: row.first, second: row.second, written: row.written })),
+        .map((row) => ({
+          gameId: Number(row.game_id),
+          family: row.family,
+          width: row.width,
+          height: row.height,
+          first: row.first,
+          second: row.second,
+          written: row.written,
+          facts: row.facts,
+          result: row.result,
+          played: row.played,
+        })),
     };
   }
 
@@ -69,24 +84,17 @@ export class PatternsRepository {
     return rows.map((row) => ({ gameId: Number(row.game_id), changes: row.changes, written: row.written }));
   }
 
-  /**
-   * The games among `ids` that are still in the archive and pass the filters of GET /games, with the
-   * transaction that wrote each line (the filter keeps the lines it read: the one written by that
-   * transaction is the game's line as it stands) — without the lines themselves.
-   */
+  /** The games among `ids` still in the archive that pass the filters of GET /games (those the filter's kept games were confirmed from). */
   @GenerateSql()
-  async facts(ids: readonly number[], filters: GameFilters): Promise<CandidateFacts[]> {
+  async passing(ids: readonly number[], filters: GameFilters): Promise<number[]> {
     const { where, params } = whereClause(filters);
     params.push(ids);
-    const rows: { game_id: string; written: string; result: string | null; played: string | null }[] = await this.dataSource.query(
-      `SELECT gp.game_id, gp.written::text AS written, gpos.result, to_char(gpos.played, 'YYYY-MM-DD') AS played
-       FROM game_patterns gp LEFT JOIN game_positions gpos ON gpos.game_id = gp.game_id${
-         where.length > 0 ? ` JOIN games g ON g.id = gp.game_id LEFT JOIN game_analyses a ON a.game_id = g.id` : ''
-       }
-       WHERE gp.game_id = ANY($${params.length}::bigint[])${where.length > 0 ? ` AND ${where.join(' AND ')}` : ''}`,
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT g.id FROM games g${where.length > 0 ? ' LEFT JOIN game_analyses a ON a.game_id = g.id' : ''}
+       WHERE g.id = ANY($${params.length}::bigint[])${where.length > 0 ? ` AND ${where.join(' AND ')}` : ''}`,
       params,
     );
-    return rows.map((row) => ({ gameId: Number(row.game_id), written: row.written, result: row.result, played: row.played }));
+    return rows.map((row) => Number(row.id));
   }
 
   /** The lines of the games among `ids` that pass the filters of GET /games. */

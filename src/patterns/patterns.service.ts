@@ -23,7 +23,7 @@ import type { PatternSpan } from './pattern-span.js';
 const DEFAULT_PAGE_SIZE = 20;
 /** The lines read per statement when the filter takes new rows. */
 const FILTER_BATCH = 5000;
-/** Candidates confirmed per database read (and between turns of the event loop). */
+/** Candidates confirmed between turns of the event loop, and per database read. */
 const CONFIRM_BATCH = 2000;
 
 /** How many searches keep their matches for their next pages, at most how many matches in all, and for how long. */
@@ -130,32 +130,59 @@ export class PatternsService {
     };
   }
 
-  /** Every game of the archive the pattern appears in (that passes the filters), newest first. */
+  /**
+   * Every game of the archive the pattern appears in (that passes the filters), newest first. The
+   * candidates the filter keeps whole (line, result, day played) are confirmed in memory, and only
+   * those found are read from the table, to see that they are still there and pass the filters (a
+   * batch read while the next is confirmed); the others are read with their lines.
+   */
   private async search(pattern: Pattern, sought: Sought, repositoryFilters: GameFilters): Promise<Found[]> {
     const found: Found[] = [];
     const sequence = sequenceOf(pattern, sought.span);
     const conditions = conditionsOf(sought.span);
+    // The family and the board size are the group's: what the table is asked besides is the rest.
+    const { family: _family, boardWidth: _width, boardHeight: _height, ...tableFilters } = repositoryFilters;
     for (const group of this.filter.groupsOf(sought.family)) {
       if (repositoryFilters.boardWidth !== undefined && (group.width !== repositoryFilters.boardWidth || group.height !== repositoryFilters.boardHeight)) continue;
       const placed = placedWithin(pattern, sequence, group.width, group.height, sought.anchor, sought.colors === 'any', conditions);
       if (placed.length === 0) continue;
       const candidates = await this.filter.candidates(group, placed, conditions ?? undefined);
-      const confirm = (board: BoardChanges & { readonly gameId: number; readonly result: string | null; readonly played: string | null }) => {
-        const mine = (candidates.get(board.gameId) ?? []).map((index) => placed[index]);
+      const confirm = (board: BoardChanges & { readonly gameId: number; readonly result: string | null; readonly played: string | null }): Found | null => {
+        const mine = candidates.get(board.gameId)!.map((index) => placed[index]);
         const match = matchWithin(board, mine, conditions);
-        if (match) found.push({ gameId: board.gameId, match, placement: mine[match.placement], boardWidth: board.width, result: board.result, played: board.played });
+        return match ? { gameId: board.gameId, match, placement: mine[match.placement], boardWidth: board.width, result: board.result, played: board.played } : null;
       };
-      const ids = [...candidates.keys()];
+      // In id order, so that each read's rows lie close together in the tables (ids follow the order games were written).
+      const ids = Float64Array.from(candidates.keys()).sort();
+      const unknown: number[] = [];
+      let checking: Promise<void> | null = null;
       for (let start = 0; start < ids.length; start += CONFIRM_BATCH) {
-        // The candidates still stored that pass the filters; their lines as the filter keeps them, or
-        // read again when the filter has none or an older one (a game written again meanwhile).
-        const unknown: number[] = [];
-        for (const facts of await this.patterns.facts(ids.slice(start, start + CONFIRM_BATCH), repositoryFilters)) {
-          const changes = this.filter.line(facts.gameId, facts.written);
-          if (changes) confirm({ ...facts, width: group.width, height: group.height, changes });
-          else unknown.push(facts.gameId);
+        const matched = new Map<number, Found>();
+        for (const id of ids.subarray(start, start + CONFIRM_BATCH)) {
+          const kept = this.filter.kept(id);
+          if (!kept) {
+            unknown.push(id);
+            continue;
+          }
+          const hit = confirm({ gameId: id, width: group.width, height: group.height, ...kept });
+          if (hit) matched.set(id, hit);
         }
-        if (unknown.length > 0) for (const board of await this.patterns.boards(unknown, repositoryFilters)) confirm(board);
+        await checking;
+        if (matched.size > 0) {
+          const passing = settled(this.patterns.passing([...matched.keys()], tableFilters));
+          checking = passing.then((outcome) => {
+            for (const id of unsettled(outcome)) found.push(matched.get(id)!);
+          });
+        } else checking = null;
+        await yieldToLoop();
+        throwIfUnwanted();
+      }
+      await checking;
+      for (let start = 0; start < unknown.length; start += CONFIRM_BATCH) {
+        for (const board of await this.patterns.boards(unknown.slice(start, start + CONFIRM_BATCH), tableFilters)) {
+          const hit = confirm(board);
+          if (hit) found.push(hit);
+        }
         await yieldToLoop();
         throwIfUnwanted();
       }
@@ -198,6 +225,20 @@ export class PatternsService {
     }
     return this.refreshing;
   }
+}
+
+/** A promise's outcome as a value: awaited later, a failure is not left unhandled meanwhile. */
+function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+/** The value of a {@link settled} outcome, or its failure thrown. */
+function unsettled<T>(outcome: { value: T } | { error: unknown }): T {
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 /** The moves played next, per point of the pattern's frame and colour, as the explorer counts them. */

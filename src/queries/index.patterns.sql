@@ -3,12 +3,13 @@
 -- It takes of the replay: board.
 
 -- Its fields in the writer's JSON of a game:
--- (none)
+-- pattern_result text, pattern_played date
 
 -- Its rows, from the writer's CTE made (a game's bytes the i-th of ARRAY[$3::bytea, …]):
 WITH made AS (…), patterns AS (
-         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
-         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes, result, played, facts)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n),
+                m.pattern_result, m.pattern_played, true
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[$3::bytea, $4::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d

@@ -5,7 +5,8 @@
 SELECT x.xmin::text AS xmin, r.*
        FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) x
        LEFT JOIN LATERAL (
-         SELECT gp.game_id, fa.name AS family, gp.width, gp.height, gp.first, gp.second, gp.written::text AS written
+         SELECT gp.game_id, fa.name AS family, gp.width, gp.height, gp.first, gp.second, gp.written::text AS written,
+                gp.facts, gp.result, to_char(gp.played, 'YYYY-MM-DD') AS played
          FROM game_patterns gp JOIN families fa ON fa.id = gp.family_id
          WHERE gp.written >= coalesce($1::xid8, '0'::xid8)
        ) r ON true;
@@ -14,7 +15,8 @@ SELECT x.xmin::text AS xmin, r.*
 SELECT x.xmin::text AS xmin, r.*
        FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin) x
        LEFT JOIN LATERAL (
-         SELECT gp.game_id, fa.name AS family, gp.width, gp.height, gp.first, gp.second, gp.written::text AS written
+         SELECT gp.game_id, fa.name AS family, gp.width, gp.height, gp.first, gp.second, gp.written::text AS written,
+                gp.facts, gp.result, to_char(gp.played, 'YYYY-MM-DD') AS played
          FROM game_patterns gp JOIN families fa ON fa.id = gp.family_id
          WHERE gp.written >= coalesce($1::xid8, '0'::xid8)
        ) r ON true;
@@ -22,15 +24,13 @@ SELECT x.xmin::text AS xmin, r.*
 -- PatternsRepository.changesOf
 SELECT gp.game_id, gp.changes, gp.written::text AS written FROM game_patterns gp WHERE gp.game_id = ANY($1::bigint[]);
 
--- PatternsRepository.facts (no filter)
-SELECT gp.game_id, gp.written::text AS written, gpos.result, to_char(gpos.played, 'YYYY-MM-DD') AS played
-       FROM game_patterns gp LEFT JOIN game_positions gpos ON gpos.game_id = gp.game_id
-       WHERE gp.game_id = ANY($1::bigint[]);
+-- PatternsRepository.passing (no filter)
+SELECT g.id FROM games g
+       WHERE g.id = ANY($1::bigint[]);
 
--- PatternsRepository.facts (a player)
-SELECT gp.game_id, gp.written::text AS written, gpos.result, to_char(gpos.played, 'YYYY-MM-DD') AS played
-       FROM game_patterns gp LEFT JOIN game_positions gpos ON gpos.game_id = gp.game_id JOIN games g ON g.id = gp.game_id LEFT JOIN game_analyses a ON a.game_id = g.id
-       WHERE gp.game_id = ANY($2::bigint[]) AND g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
+-- PatternsRepository.passing (a player)
+SELECT g.id FROM games g LEFT JOIN game_analyses a ON a.game_id = g.id
+       WHERE g.id = ANY($2::bigint[]) AND g.id IN (SELECT p.game_id FROM game_players p WHERE p.name_key IN (SELECT n.name_key FROM player_names n WHERE n.name_key LIKE $1));
 
 -- PatternsRepository.boards (no filter)
 SELECT gp.game_id, gp.width, gp.height, gp.changes, gpos.result, to_char(gpos.played, 'YYYY-MM-DD') AS played

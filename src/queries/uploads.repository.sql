@@ -36,7 +36,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -97,8 +97,9 @@ WITH src AS (
          FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        ), patterns AS (
-         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
-         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes, result, played, facts)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n),
+                m.pattern_result, m.pattern_played, true
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d
@@ -153,7 +154,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -214,8 +215,9 @@ WITH src AS (
          FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(sequence, i) ON e.i = m.i
          WHERE m.identity_plies IS NOT NULL AND e.sequence IS NOT NULL
        ), patterns AS (
-         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes)
-         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n)
+         INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes, result, played, facts)
+         SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n),
+                m.pattern_result, m.pattern_played, true
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
               CROSS JOIN LATERAL (SELECT get_byte(e.b, 0) * 256 + get_byte(e.b, 1) AS w, get_byte(e.b, 2) * 256 + get_byte(e.b, 3) AS h) s
               CROSS JOIN LATERAL (SELECT s.w, s.h, (s.w * s.h + 7) / 8 AS n) d

@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
 import { sabakiRoot } from '../support/go/sabaki-sgf.js';
 import { replay } from '../support/positions/go-replay.js';
@@ -27,6 +29,7 @@ interface Continuation {
   readonly y: number;
   readonly color: 'X' | 'O';
   readonly games: number;
+  readonly results: Record<string, number>;
 }
 interface Page {
   readonly items: Item[];
@@ -44,6 +47,8 @@ describe('patterns: Go games against a brute-force search', () => {
   /** The same boards as row-major strings. */
   const flats = new Map<number, string[]>();
   const games = new Map<number, Replayed>();
+  /** How each game ended as its file's RE says (the winner's colour, `draw`, or `unknown`), read here from the bytes. */
+  const endings = new Map<number, string>();
   let captureGame = 0;
 
   const upload = async (bytes: Buffer | string, filename: string): Promise<number> => {
@@ -54,6 +59,9 @@ describe('patterns: Go games against a brute-force search', () => {
   const add = async (bytes: Buffer, name: string) => {
     const game = replay(sabakiRoot(bytes));
     const id = await upload(bytes, name);
+    const result = /RE\[([^\]]*)\]/.exec(bytes.toString('latin1'))?.[1].trim() ?? '';
+    // `B+…` and `W+…`, and one file's words: "White resigns." (black won); "has adjourned." says no result.
+    endings.set(id, /^(B\+|white resigns)/i.test(result) ? 'black' : /^(W\+|black resigns)/i.test(result) ? 'white' : /^(0|draw|jigo)$/i.test(result) ? 'draw' : 'unknown');
     if (game) {
       games.set(id, game);
       boards.set(id, game.positions.map((position) => boardRows(position.rows)));
@@ -115,6 +123,7 @@ describe('patterns: Go games against a brute-force search', () => {
     expect(found.total).toBe(want.size);
     expect(found.items.map((item) => [item.id, item.ply])).toEqual([...want.entries()]);
     const moves = new Map<string, number>();
+    const results = new Map<string, Record<string, number>>();
     for (const item of found.items) {
       const plies = boards.get(item.id)!;
       expect(isThere(plies[item.ply], pattern, item.where)).toBe(true);
@@ -130,10 +139,14 @@ describe('patterns: Go games against a brute-force search', () => {
         const color = (stone === 'X') !== item.where.colorsSwapped ? 'X' : 'O';
         const key = `${cell[0]},${cell[1]},${color}`;
         moves.set(key, (moves.get(key) ?? 0) + 1);
+        const ended = results.get(key) ?? {};
+        ended[endings.get(item.id)!] = (ended[endings.get(item.id)!] ?? 0) + 1;
+        results.set(key, ended);
         break;
       }
     }
     expect(new Map(found.continuations.map((c) => [`${c.x},${c.y},${c.color}`, c.games]))).toEqual(moves);
+    expect(new Map(found.continuations.map((c) => [`${c.x},${c.y},${c.color}`, c.results]))).toEqual(results);
     const counts = found.continuations.map((c) => c.games);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     return found.items;
@@ -177,6 +190,20 @@ describe('patterns: Go games against a brute-force search', () => {
     // A common shape: the tiger's mouth, in either colours.
     await check(['X.X', '*X*'], 'anywhere', 'any');
     await check(['.O.', 'OXO', '*.*'], 'anywhere', 'same');
+  });
+
+  it('leaves out a game deleted, and confirms a game whose row was written before rows held its result from the table', async () => {
+    const pattern = ['X.X', '*X*'];
+    const before = await check(pattern, 'anywhere', 'any');
+    expect(before.length).toBeGreaterThan(3);
+    const [gone, old] = [before[1].id, before[2].id];
+    expect((await fetch(`${archive.baseUrl}/games/${gone}`, { method: 'DELETE' })).status).toBe(204);
+    for (const map of [games, boards, flats, endings]) map.delete(gone);
+    // The row as the rows written before held it (no result, no day), written anew: the filter reads it again.
+    const db = archive.app.get<DataSource>(getDataSourceToken());
+    await db.query(`UPDATE game_patterns SET facts = false, result = NULL, played = NULL, written = pg_current_xact_id() WHERE game_id = $1`, [old]);
+    const after = await check(pattern, 'anywhere', 'any');
+    expect(after.map((item) => item.id)).toEqual(before.map((item) => item.id).filter((id) => id !== gone));
   });
 
   it('a capture takes the pattern off the board again: the first ply is still reported', async () => {

@@ -23,6 +23,12 @@ function line(game: number, plies: number): Uint8Array {
   return writer.finish().changes;
 }
 
+/** A game's result and day as its row holds them: every third game's row written before rows held them. */
+const factsOf = (gameId: number) =>
+  gameId % 3 === 0
+    ? { facts: false, result: null, played: null }
+    : { facts: true, result: [null, 'black', 'white', 'draw', 'seat 3'][gameId % 5], played: gameId % 7 === 0 ? null : `19${50 + (gameId % 50)}-0${1 + (gameId % 9)}-${10 + (gameId % 19)}` };
+
 const rowOf = (gameId: number, changes: Uint8Array, written: string): FilterRow => ({
   gameId,
   family: 'go',
@@ -30,10 +36,11 @@ const rowOf = (gameId: number, changes: Uint8Array, written: string): FilterRow 
   height: 9,
   ...everHeld({ width: 9, height: 9, changes }),
   written,
+  ...factsOf(gameId),
 });
 
 describe('PatternFilter: the lines kept for confirmation', () => {
-  it('hands back each line as given for its transaction, across reads that grow the rows', () => {
+  it('hands back each line with its result and day as given, across reads that grow the rows; nothing for a row without them', () => {
     const filter = new PatternFilter();
     const lines = new Map<number, Uint8Array>();
     // Three reads: the first reserved (as the service does), the others taken a game at a time (the rows grow as they fill).
@@ -50,10 +57,11 @@ describe('PatternFilter: the lines kept for confirmation', () => {
       } else for (const row of rows) filter.take([row], given);
     }
     for (const [id, changes] of lines) {
-      expect(Buffer.from(filter.line(id, String(100 + id))!)).toEqual(Buffer.from(changes));
-      expect(filter.line(id, String(99 + id))).toBeNull();
+      const { facts, result, played } = factsOf(id);
+      const kept = filter.kept(id);
+      expect(kept === null ? null : { changes: Buffer.from(kept.changes), result: kept.result, played: kept.played }).toEqual(facts ? { changes: Buffer.from(changes), result, played } : null);
     }
-    expect(filter.line(999, '1')).toBeNull();
+    expect(filter.kept(999)).toBeNull();
     const kept = [...lines.values()].reduce((sum, changes) => sum + changes.length, 0);
     expect(filter.lineBytes).toBeGreaterThanOrEqual(kept);
   });
@@ -64,12 +72,10 @@ describe('PatternFilter: the lines kept for confirmation', () => {
     const newer = line(2, 30);
     // The row of transaction 10, the line already of transaction 11: no line kept for either.
     filter.take([rowOf(1, old, '10')], new Map([[1, { changes: newer, written: '11' }]]));
-    expect(filter.line(1, '10')).toBeNull();
-    expect(filter.line(1, '11')).toBeNull();
+    expect(filter.kept(1)).toBeNull();
     // The next read brings transaction 11's row and line.
     filter.take([rowOf(1, newer, '11')], new Map([[1, { changes: newer, written: '11' }]]));
-    expect(Buffer.from(filter.line(1, '11')!)).toEqual(Buffer.from(newer));
-    expect(filter.line(1, '10')).toBeNull();
+    expect(Buffer.from(filter.kept(1)!.changes)).toEqual(Buffer.from(newer));
     // Two rows taken (the version a search's kept matches are tied to); the same row read again is not one more.
     expect(filter.version).toBe(2);
     filter.take([rowOf(1, newer, '11')], new Map([[1, { changes: newer, written: '11' }]]));

@@ -146,7 +146,7 @@ describe('pattern search within a span, with the side to move and numbered moves
     let withSequence = 0;
     for (const [g, game] of games.entries()) {
       const filter = new PatternFilter();
-      filter.take([{ gameId: g + 1, family: 'go', width: game.size, height: game.size, ...everHeld({ width: game.size, height: game.size, changes: game.changes }), written: '1' }], new Map([[g + 1, { changes: game.changes, written: '1' }]]));
+      filter.take([{ gameId: g + 1, family: 'go', width: game.size, height: game.size, ...everHeld({ width: game.size, height: game.size, changes: game.changes }), written: '1', facts: false, result: null, played: null }], new Map([[g + 1, { changes: game.changes, written: '1' }]]));
       const group = filter.groupsOf('go')[0];
       for (let k = 0; k < 16; k++) {
         // Patterns cut from the game (mostly found) and from another game (mostly not).

@@ -1,4 +1,4 @@
-import type { PlayerOutcome } from '../plugin.js';
+import type { GameAnalysis, PlayerOutcome } from '../plugin.js';
 
 /**
  * Outcomes shared by the families whose games end in a score (Go's recorded Points, Dots' captures).
@@ -20,4 +20,15 @@ export function outcomesByScore(scores: readonly number[]): PlayerOutcome[] {
   const best = Math.max(...scores);
   const top = scores.filter((s) => s === best).length;
   return scores.map((s) => (s !== best ? 'lost' : top === 1 ? 'won' : 'drawn'));
+}
+
+/**
+ * How a game ended, as the explorer and the pattern search count it: the winner's colour (or
+ * `seat N` for a seat without one), `draw`, or null when unknown.
+ */
+export function winnerOf(analysis: GameAnalysis | undefined): string | null {
+  const players = analysis?.players ?? [];
+  const winner = players.find((player) => player.outcome === 'won');
+  if (winner) return winner.color ?? `seat ${winner.seat}`;
+  return players.some((player) => player.outcome === 'drawn') ? 'draw' : null;
 }

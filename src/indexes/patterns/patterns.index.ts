@@ -1,8 +1,10 @@
-import { patternBytes, patternRowsFrom } from './pattern-rows.js';
+import { PATTERN_ROW_FIELDS, patternBytes, patternRowFields, patternRowsFrom } from './pattern-rows.js';
 import type { GameIndex, IndexDefinition } from '../game-index.js';
 
 const index: GameIndex = {
   name: 'patterns',
+  fields: PATTERN_ROW_FIELDS,
+  fieldsOf: (reading) => patternRowFields(reading.analysis),
   bytesOf: (reading) => patternBytes(reading.positions),
   rows: patternRowsFrom,
   remove: (ids) => `patterns AS (DELETE FROM game_patterns WHERE game_id = ANY(${ids}))`,

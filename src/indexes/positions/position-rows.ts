@@ -1,4 +1,5 @@
 import type { GameAnalysis, PositionTrack } from '../../formats/plugin.js';
+import { winnerOf } from '../../formats/families/outcome.js';
 import { POSTING_BITS } from './postings.js';
 
 /**
@@ -80,7 +81,7 @@ export function positionRowFields(track: PositionTrack | null | undefined, analy
     position_plies: count - 1,
     position_openings: `{${[...openings].join(',')}}`,
     position_split: split,
-    position_result: resultOf(analysis),
+    position_result: winnerOf(analysis),
     position_played: analysis?.facts.datePlayed ?? null,
   };
 }
@@ -92,14 +93,6 @@ export function laterBuckets(track: PositionTrack | null | undefined, bits: numb
   const buckets = new Set<number>();
   for (let at = Math.min(entries.length / stride, OPENING_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(keyTopAt(entries, at) >>> (32 - bits));
   return [...buckets];
-}
-
-/** How the game ended, as the explorer counts it: the winner's colour (or seat), `draw`, or null when unknown. */
-function resultOf(analysis: GameAnalysis | undefined): string | null {
-  const players = analysis?.players ?? [];
-  const winner = players.find((player) => player.outcome === 'won');
-  if (winner) return winner.color ?? `seat ${winner.seat}`;
-  return players.some((player) => player.outcome === 'drawn') ? 'draw' : null;
 }
 
 /** A game's entries as a statement's parameter (sent as binary), or null when it has none. */
