@@ -369,21 +369,17 @@ export class PatternFilter {
       return wider;
     });
     group.alive = widen(group.alive);
-    const result = new Uint16Array(size * 32);
-    result.set(group.result);
-    group.result = result;
-    const played = new Int32Array(size * 32);
-    played.set(group.played);
-    group.played = played;
-    const lineBlock = new Int32Array(size * 32).fill(-1);
-    lineBlock.set(group.lineBlock);
-    group.lineBlock = lineBlock;
-    const lineStart = new Uint32Array(size * 32);
-    lineStart.set(group.lineStart);
-    group.lineStart = lineStart;
-    const lineEnd = new Uint32Array(size * 32);
-    lineEnd.set(group.lineEnd);
-    group.lineEnd = lineEnd;
+    // A slot's own values, each array as long as the slots: the new room empty (0), the line blocks none (-1).
+    const slotWide = <T extends Uint16Array | Int32Array | Uint32Array>(row: T, make: (length: number) => T): T => {
+      const wider = make(size * 32);
+      wider.set(row);
+      return wider;
+    };
+    group.result = slotWide(group.result, (length) => new Uint16Array(length));
+    group.played = slotWide(group.played, (length) => new Int32Array(length));
+    group.lineBlock = slotWide(group.lineBlock, (length) => new Int32Array(length).fill(-1));
+    group.lineStart = slotWide(group.lineStart, (length) => new Uint32Array(length));
+    group.lineEnd = slotWide(group.lineEnd, (length) => new Uint32Array(length));
   }
 }
 
