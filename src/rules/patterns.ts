@@ -328,6 +328,23 @@ export function watchedPoints(candidates: readonly Pick<Placement, 'points' | 'w
 }
 
 /**
+ * What {@link firstMatch} works in, kept from call to call and grown when a call needs more (it
+ * runs to its end without giving the event loop a turn, so one serves every call): thousands of
+ * candidates are confirmed a search, and a fresh set of arrays for each was a good part of its time.
+ */
+const scratch = {
+  states: new Uint8Array(0),
+  head: new Int32Array(0),
+  link: new Int32Array(0),
+  owner: new Int32Array(0),
+  want: new Uint8Array(0),
+  wrong: new Int32Array(0),
+  fell: new Int32Array(0),
+  /** Per placement, the position it last fell to 0 in (+1): each is listed once a position. */
+  fellAt: new Int32Array(0),
+};
+
+/**
  * The first position of a game's line at which one of the placements matches (each fixed point in
  * the state it wants), or null. The line is followed change by change; a placement is tested again
  * only when one of its points changes, through a count per placement of its points in the wrong state.
@@ -335,15 +352,56 @@ export function watchedPoints(candidates: readonly Pick<Placement, 'points' | 'w
 export function firstMatch(board: BoardChanges, candidates: readonly Placement[]): PatternMatch | null {
   const { width, height, changes } = board;
   const n = width * height;
-  const states = new Uint8Array(n);
-  const { head, link, owner, want, wrong } = watchedPoints(candidates, n);
-  let matched = -1;
-  // The placements whose count fell to 0 during the current position's changes.
-  const fell: number[] = [];
+  const count = candidates.length;
+  let entries = 0;
+  for (let i = 0; i < count; i++) entries += candidates[i].points.length;
+  if (scratch.states.length < n) {
+    scratch.states = new Uint8Array(n);
+    scratch.head = new Int32Array(n);
+  }
+  if (scratch.link.length < entries) {
+    scratch.link = new Int32Array(entries);
+    scratch.owner = new Int32Array(entries);
+    scratch.want = new Uint8Array(entries);
+  }
+  if (scratch.wrong.length < count) {
+    scratch.wrong = new Int32Array(count);
+    scratch.fell = new Int32Array(count);
+    scratch.fellAt = new Int32Array(count);
+  }
+  const { states, head, link, owner, want, wrong, fell, fellAt } = scratch;
+  states.fill(EMPTY, 0, n);
+  head.fill(-1, 0, n);
+  wrong.fill(0, 0, count);
+  fellAt.fill(0, 0, count);
+  // Per board point, the (placement, wanted state) pairs that fix it, as linked lists.
+  let e = 0;
+  for (let i = 0; i < count; i++) {
+    const { points, wants } = candidates[i];
+    for (let k = 0; k < points.length; k++, e++) {
+      const p = points[k];
+      link[e] = head[p];
+      owner[e] = i;
+      want[e] = wants[k];
+      head[p] = e;
+      if (wants[k] !== EMPTY) wrong[i]++;
+    }
+  }
+  let ply = 0;
+  // The placements whose count fell to 0 during the current position's changes (`fallen` of them).
+  let fallen = 0;
+  const fall = (i: number) => {
+    if (fellAt[i] === ply + 1) return;
+    fellAt[i] = ply + 1;
+    fell[fallen++] = i;
+  };
   const matchNow = (): number => {
     let first = -1;
-    for (const i of fell) if (wrong[i] === 0 && (first < 0 || i < first)) first = i;
-    fell.length = 0;
+    for (let k = 0; k < fallen; k++) {
+      const i = fell[k];
+      if (wrong[i] === 0 && (first < 0 || i < first)) first = i;
+    }
+    fallen = 0;
     return first;
   };
   const set = (point: number, state: number) => {
@@ -352,12 +410,11 @@ export function firstMatch(board: BoardChanges, candidates: readonly Placement[]
     states[point] = state;
     for (let e = head[point]; e >= 0; e = link[e]) {
       if (want[e] === before) wrong[owner[e]]++;
-      else if (want[e] === state && --wrong[owner[e]] === 0) fell.push(owner[e]);
+      else if (want[e] === state && --wrong[owner[e]] === 0) fall(owner[e]);
     }
   };
   // A placement that wants only empty points matches the empty board.
-  for (let i = 0; i < candidates.length; i++) if (wrong[i] === 0) fell.push(i);
-  let ply = 0;
+  for (let i = 0; i < count; i++) if (wrong[i] === 0) fall(i);
   let at = 0;
   // The start: every word before the first ply.
   for (; at < changes.length; at += 2) {
@@ -365,7 +422,7 @@ export function firstMatch(board: BoardChanges, candidates: readonly Placement[]
     if (word & PLY_BIT) break;
     set(word >> 2, word & 3);
   }
-  matched = matchNow();
+  let matched = matchNow();
   while (matched < 0 && at < changes.length) {
     ply++;
     const first = (changes[at] << 8) | changes[at + 1];
