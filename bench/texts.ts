@@ -8,7 +8,7 @@ import { NAME_SOURCES, SUMMARY_COLUMNS, UPLOADED_KEY } from '../src/catalog/game
 import { whereClause } from '../src/catalog/search-filters.sql.js';
 import { GamesSearchRepository, orderOf } from '../src/games/games-search.repository.js';
 import { TEXT_SEARCH_CONFIG, TEXT_SEPARATOR, fewTextGames, joinedTexts } from '../src/indexes/texts/text-query.js';
-import { FILL_STEP, FILL_WORD_PAIRS } from '../migrations/1767100000000-WordPairs.js';
+import { fillWordPairs } from '../migrations/1767100000000-WordPairs.js';
 import { onEachDatabase, percentile, startInProcess } from './served.js';
 
 /**
@@ -466,8 +466,7 @@ async function seed(app: INestApplication, label: string): Promise<void> {
   await db.query(`INSERT INTO player_names (name_key) SELECT DISTINCT name_key FROM game_players WHERE name_key IS NOT NULL ON CONFLICT DO NOTHING`);
   // The word pairs by the WordPairs migration's own statement: its time is what that migration takes for games stored before it.
   const paired = performance.now();
-  const [{ first, last }]: { first: string; last: string }[] = await db.query(`SELECT min(game_id) AS first, max(game_id) AS last FROM game_words`);
-  for (let from = Number(first); from <= Number(last); from += FILL_STEP) await db.query(FILL_WORD_PAIRS, [from, from + FILL_STEP - 1]);
+  await fillWordPairs((sql, params) => db.query(sql, params));
   const pairSeconds = (performance.now() - paired) / 1000;
   const written = performance.now();
   for (const index of indexes) await db.query(index.definition);

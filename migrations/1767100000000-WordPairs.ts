@@ -12,7 +12,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the size of the words' (20,000 games of 150 words drawn as the texts bench draws them).
  *
  * `word_pairs` is the one definition, used by the texts index's writer and here. The games stored
- * before get their pairs from their words ({@link FILL_WORD_PAIRS}, {@link FILL_STEP} ids a statement;
+ * before get their pairs from their words ({@link fillWordPairs}, {@link FILL_STEP} ids a statement;
  * `npm run bench texts` prints its time per million games), then the GIN index is built.
  */
 export class WordPairs1767100000000 implements MigrationInterface {
@@ -25,10 +25,7 @@ export class WordPairs1767100000000 implements MigrationInterface {
         game_id bigint PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         pairs   integer[] NOT NULL
       )`);
-    const [{ first, last }]: { first: string | null; last: string | null }[] = await db.query(`SELECT min(game_id) AS first, max(game_id) AS last FROM game_words`);
-    if (first !== null && last !== null) {
-      for (let from = Number(first); from <= Number(last); from += FILL_STEP) await db.query(FILL_WORD_PAIRS, [from, from + FILL_STEP - 1]);
-    }
+    await fillWordPairs((sql, params) => db.query(sql, params));
     await db.query(`CREATE INDEX game_word_pairs_pairs ON game_word_pairs USING gin (pairs)`);
     // Most pairs are rare: without many statistics the planner would guess any pair in hundreds of games.
     await db.query(`ALTER TABLE game_word_pairs ALTER COLUMN pairs SET STATISTICS 1000`);
@@ -55,10 +52,17 @@ export const WORD_PAIRS_FUNCTION = `
     JOIN (SELECT w.lexeme, p FROM unnest(words) w, unnest(w.positions) p) b ON b.p = a.p + 1
   $$`;
 
-/** The pairs of the words of the games stored before the table with ids $1 to $2. */
-export const FILL_WORD_PAIRS = `
+/** The pairs of the words of the games stored before the table, {@link FILL_STEP} ids a statement. */
+export async function fillWordPairs(query: (sql: string, params?: unknown[]) => Promise<unknown[]>): Promise<void> {
+  const [{ first, last }] = (await query(`SELECT min(game_id) AS first, max(game_id) AS last FROM game_words`)) as { first: string | null; last: string | null }[];
+  if (first === null || last === null) return;
+  for (let from = Number(first); from <= Number(last); from += FILL_STEP) await query(FILL_WORD_PAIRS, [from, from + FILL_STEP - 1]);
+}
+
+/** The pairs of the words of the games with ids $1 to $2. */
+const FILL_WORD_PAIRS = `
   INSERT INTO game_word_pairs (game_id, pairs)
   SELECT w.game_id, p.pairs FROM game_words w, word_pairs(w.words) p(pairs) WHERE w.game_id BETWEEN $1 AND $2 AND cardinality(p.pairs) > 0`;
 
 /** Game ids a statement of the fill covers (a few seconds of work on the embedded database). */
-export const FILL_STEP = 10_000;
+const FILL_STEP = 10_000;

@@ -68,11 +68,7 @@ export class GamesSearchRepository {
    */
   @GenerateSql()
   async textEstimate(text: string): Promise<number> {
-    const [plan] = await this.dataSource.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>(
-      `EXPLAIN (FORMAT JSON) SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIG}', $1)`,
-      [text],
-    );
-    return plan['QUERY PLAN'][0].Plan['Plan Rows'];
+    return plannedRows(this.dataSource, `SELECT w.game_id FROM game_words w WHERE w.words @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIG}', $1)`, [text]);
   }
 
   /** Up to `limit` games whose texts meet the text query, in no order: found in the GIN index alone. */
@@ -102,11 +98,7 @@ export class GamesSearchRepository {
   /** How many games the planner expects to hold every pair (its statistics of `game_word_pairs`' most common pairs). */
   @GenerateSql()
   async pairsEstimate(pairs: readonly number[]): Promise<number> {
-    const [plan] = await this.dataSource.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>(
-      `EXPLAIN (FORMAT JSON) SELECT p.game_id FROM game_word_pairs p WHERE p.pairs @> $1::integer[]`,
-      [pairs],
-    );
-    return plan['QUERY PLAN'][0].Plan['Plan Rows'];
+    return plannedRows(this.dataSource, `SELECT p.game_id FROM game_word_pairs p WHERE p.pairs @> $1::integer[]`, [pairs]);
   }
 
   /** Up to `limit` games holding every pair, in no order: found in the GIN index alone. */
@@ -141,6 +133,12 @@ export class GamesSearchRepository {
     }
     return hits;
   }
+}
+
+/** How many rows the planner expects a query to answer (EXPLAIN, nothing run). */
+async function plannedRows(dataSource: DataSource, sql: string, params: unknown[]): Promise<number> {
+  const [plan] = await dataSource.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  return plan['QUERY PLAN'][0].Plan['Plan Rows'];
 }
 
 /** The most texts a listed game shows for a text search. */

@@ -40,10 +40,10 @@ export interface FilterGroup {
   emptied: Uint32Array[];
   /** A bit per slot whose game is still as read (not replaced by a later row of the same game). */
   alive: Uint32Array;
-  /** Per slot, how its game ended: 0 not known to the filter (read it from the table), else 1 + its place in the filter's {@link PatternFilter.results}. */
+  /** Per slot, how its game ended: 0 not known to the filter (read it from the table), else 1 + its place in the filter's results. */
   result: Uint16Array;
-  /** Per slot, the day played as days since 1970-01-01 ({@link NO_DAY}: none). */
-  played: Int32Array;
+  /** Per slot, the day played: its place in the filter's days (kept where `result` is not 0). */
+  played: Uint32Array;
   /**
    * Per slot, where its line (`game_patterns.changes`, as read with the row) lies in {@link lineBlocks}:
    * the block's index (-1: not kept, read it from the table), and the line's first and last byte + 1.
@@ -56,11 +56,6 @@ export interface FilterGroup {
   /** Bytes used in the last block. */
   lineUsed: number;
 }
-
-/** A slot's day played when the game has none. */
-const NO_DAY = -0x80000000;
-
-const DAY_MS = 86_400_000;
 
 /** The size of a block of lines. */
 const LINE_BLOCK = 1 << 20;
@@ -93,9 +88,9 @@ const BLOCK_WORDS = 2048;
 export class PatternFilter {
   private readonly groups = new Map<string, FilterGroup>();
   private readonly slots = new Map<number, { group: FilterGroup; slot: number; written: string }>();
-  /** How games ended, as the rows say it (`black`, `white`, `draw`, null…), each once. */
-  private readonly results: (string | null)[] = [];
-  private readonly resultCodes = new Map<string | null, number>();
+  /** How games ended (`black`, `white`, `draw`, null…) and the days they were played, as the rows say them, each once. */
+  private readonly results = new Interned();
+  private readonly days = new Interned();
   /** How many rows the filter has taken (a search's matches hold while it stays the same). */
   version = 0;
   /** The xmin of the snapshot the last rows were read in; null before the first read. */
@@ -139,8 +134,8 @@ export class PatternFilter {
       }
       group.alive[word] |= bit;
       if (row.facts) {
-        group.result[slot] = 1 + this.resultCode(row.result);
-        group.played[slot] = row.played === null ? NO_DAY : Date.parse(`${row.played}T00:00:00Z`) / DAY_MS;
+        group.result[slot] = 1 + this.results.code(row.result);
+        group.played[slot] = this.days.code(row.played);
       }
       this.slots.set(row.gameId, { group, slot, written: row.written });
     }
@@ -171,22 +166,11 @@ export class PatternFilter {
     const block = group.lineBlock[slot];
     const result = group.result[slot];
     if (block < 0 || result === 0) return null;
-    const day = group.played[slot];
     return {
       changes: group.lineBlocks[block].subarray(group.lineStart[slot], group.lineEnd[slot]),
-      result: this.results[result - 1],
-      played: day === NO_DAY ? null : new Date(day * DAY_MS).toISOString().slice(0, 10),
+      result: this.results.values[result - 1],
+      played: this.days.values[group.played[slot]],
     };
-  }
-
-  private resultCode(result: string | null): number {
-    let code = this.resultCodes.get(result);
-    if (code === undefined) {
-      code = this.results.length;
-      this.results.push(result);
-      this.resultCodes.set(result, code);
-    }
-    return code;
   }
 
   /** The groups of a family. */
@@ -338,7 +322,7 @@ export class PatternFilter {
         emptied: Array.from({ length: points }, () => new Uint32Array(4)),
         alive: new Uint32Array(4),
         result: new Uint16Array(128),
-        played: new Int32Array(128),
+        played: new Uint32Array(128),
         lineBlock: new Int32Array(128).fill(-1),
         lineStart: new Uint32Array(128),
         lineEnd: new Uint32Array(128),
@@ -376,10 +360,27 @@ export class PatternFilter {
       return wider;
     };
     group.result = slotWide(group.result, (length) => new Uint16Array(length));
-    group.played = slotWide(group.played, (length) => new Int32Array(length));
+    group.played = slotWide(group.played, (length) => new Uint32Array(length));
     group.lineBlock = slotWide(group.lineBlock, (length) => new Int32Array(length).fill(-1));
     group.lineStart = slotWide(group.lineStart, (length) => new Uint32Array(length));
     group.lineEnd = slotWide(group.lineEnd, (length) => new Uint32Array(length));
+  }
+}
+
+/** Values met again and again (a result, a day), each kept once and known by its place. */
+class Interned {
+  readonly values: (string | null)[] = [];
+  private readonly codes = new Map<string | null, number>();
+
+  /** The value's place, given one when new. */
+  code(value: string | null): number {
+    let code = this.codes.get(value);
+    if (code === undefined) {
+      code = this.values.length;
+      this.values.push(value);
+      this.codes.set(value, code);
+    }
+    return code;
   }
 }
 

@@ -168,12 +168,14 @@ export class PatternsService {
           if (hit) matched.set(id, hit);
         }
         await checking;
-        if (matched.size > 0) {
-          const passing = settled(this.patterns.passing([...matched.keys()], tableFilters));
-          checking = passing.then((outcome) => {
-            for (const id of unsettled(outcome)) found.push(matched.get(id)!);
-          });
-        } else checking = null;
+        checking =
+          matched.size === 0
+            ? null
+            : this.patterns.passing([...matched.keys()], tableFilters).then((ids) => {
+                for (const id of ids) found.push(matched.get(id)!);
+              });
+        // Awaited after the next batch (or below), where a failure is thrown: not left unhandled meanwhile.
+        checking?.catch(() => undefined);
         await yieldToLoop();
         throwIfUnwanted();
       }
@@ -225,20 +227,6 @@ export class PatternsService {
     }
     return this.refreshing;
   }
-}
-
-/** A promise's outcome as a value: awaited later, a failure is not left unhandled meanwhile. */
-function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
-  return promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-}
-
-/** The value of a {@link settled} outcome, or its failure thrown. */
-function unsettled<T>(outcome: { value: T } | { error: unknown }): T {
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value;
 }
 
 /** The moves played next, per point of the pattern's frame and colour, as the explorer counts them. */

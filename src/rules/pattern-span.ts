@@ -145,8 +145,7 @@ export function firstMatchWithin(board: BoardChanges, candidates: readonly Seque
   const n = width * height;
   const length = changes.length;
   const word = (at: number) => (changes[at] << 8) | changes[at + 1];
-  const states = new Uint8Array(n);
-  const { head, link, owner, want, wrong } = watchedPoints(candidates, n);
+  const { states, head, link, owner, want, wrong } = watchedPoints(candidates, n);
   // The placements matching the current position, and where each stands in the list (-1 none).
   const matching: number[] = [];
   const slot = new Int32Array(candidates.length).fill(-1);

@@ -304,33 +304,10 @@ export interface PatternMatch {
 }
 
 /**
- * Per board point of `n`, the (placement, wanted state) pairs that fix it, as linked lists (`head`
- * of a point, `link` to the next pair, its `owner` placement and the state it `want`s), and per
- * placement the count of its points in the wrong state on an empty board.
- */
-export function watchedPoints(candidates: readonly Pick<Placement, 'points' | 'wants'>[], n: number) {
-  const head = new Int32Array(n).fill(-1);
-  const link: number[] = [];
-  const owner: number[] = [];
-  const want: number[] = [];
-  const wrong = new Int32Array(candidates.length);
-  candidates.forEach((placement, index) => {
-    for (let i = 0; i < placement.points.length; i++) {
-      const p = placement.points[i];
-      link.push(head[p]);
-      owner.push(index);
-      want.push(placement.wants[i]);
-      head[p] = link.length - 1;
-      if (placement.wants[i] !== EMPTY) wrong[index]++;
-    }
-  });
-  return { head, link, owner, want, wrong };
-}
-
-/**
- * What {@link firstMatch} works in, kept from call to call and grown when a call needs more (it
- * runs to its end without giving the event loop a turn, so one serves every call): thousands of
- * candidates are confirmed a search, and a fresh set of arrays for each was a good part of its time.
+ * What the matchers ({@link firstMatch}, `firstMatchWithin`) work in, kept from call to call and
+ * grown when a call needs more (each runs to its end without giving the event loop a turn, so one
+ * set serves every call): thousands of candidates are confirmed a search, and a fresh set of arrays
+ * for each was a good part of its time.
  */
 const scratch = {
   states: new Uint8Array(0),
@@ -345,13 +322,12 @@ const scratch = {
 };
 
 /**
- * The first position of a game's line at which one of the placements matches (each fixed point in
- * the state it wants), or null. The line is followed change by change; a placement is tested again
- * only when one of its points changes, through a count per placement of its points in the wrong state.
+ * The board's states (all empty) for `n` points; per point the (placement, wanted state) pairs that
+ * fix it, as linked lists (`head` of a point, `link` to the next pair, its `owner` placement and the
+ * state it `want`s); per placement the count of its points in the wrong state on an empty board. In
+ * {@link scratch}: valid until the next call.
  */
-export function firstMatch(board: BoardChanges, candidates: readonly Placement[]): PatternMatch | null {
-  const { width, height, changes } = board;
-  const n = width * height;
+export function watchedPoints(candidates: readonly Pick<Placement, 'points' | 'wants'>[], n: number) {
   const count = candidates.length;
   let entries = 0;
   for (let i = 0; i < count; i++) entries += candidates[i].points.length;
@@ -369,12 +345,10 @@ export function firstMatch(board: BoardChanges, candidates: readonly Placement[]
     scratch.fell = new Int32Array(count);
     scratch.fellAt = new Int32Array(count);
   }
-  const { states, head, link, owner, want, wrong, fell, fellAt } = scratch;
+  const { states, head, link, owner, want, wrong } = scratch;
   states.fill(EMPTY, 0, n);
   head.fill(-1, 0, n);
   wrong.fill(0, 0, count);
-  fellAt.fill(0, 0, count);
-  // Per board point, the (placement, wanted state) pairs that fix it, as linked lists.
   let e = 0;
   for (let i = 0; i < count; i++) {
     const { points, wants } = candidates[i];
@@ -387,6 +361,20 @@ export function firstMatch(board: BoardChanges, candidates: readonly Placement[]
       if (wants[k] !== EMPTY) wrong[i]++;
     }
   }
+  return scratch;
+}
+
+/**
+ * The first position of a game's line at which one of the placements matches (each fixed point in
+ * the state it wants), or null. The line is followed change by change; a placement is tested again
+ * only when one of its points changes, through a count per placement of its points in the wrong state.
+ */
+export function firstMatch(board: BoardChanges, candidates: readonly Placement[]): PatternMatch | null {
+  const { width, height, changes } = board;
+  const n = width * height;
+  const count = candidates.length;
+  const { states, head, link, owner, want, wrong, fell, fellAt } = watchedPoints(candidates, n);
+  fellAt.fill(0, 0, count);
   let ply = 0;
   // The placements whose count fell to 0 during the current position's changes (`fallen` of them).
   let fallen = 0;

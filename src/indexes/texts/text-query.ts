@@ -114,9 +114,9 @@ export function textMatchesEach(param: string): string {
 export const TEXT_PROBE = 1_000;
 
 /**
- * The same for a query holding a phrase none of whose words stand next to each other (`"ko in the
- * corner"` holds `ko in`; `"ko the corner"` has a stop word between its two words), whose games the
- * GIN index finds only as games holding the phrase's words: each must then be read to see whether
+ * The same for a query holding a phrase none of whose words stand next to each other (in `"ko in
+ * the corner"`, `in` and `the` are stop words: `corner` stands three places after `ko`), whose games
+ * the GIN index finds only as games holding the phrase's words: each must then be read to see whether
  * the words stand together. Walking the games in the page's order reads every game walked; when the
  * phrase is rare among them (36 games of 100,000 hold "gote защита", 2,933 both words) that is tens
  * of thousands of games. Up to this many games holding the words, only those are read
@@ -192,17 +192,16 @@ export interface TextProbeReads {
 export async function fewTextGames(reads: TextProbeReads, text: string): Promise<number[] | undefined> {
   const probe = textProbe(text);
   const pairs = probe.pairs === null ? [] : await reads.phrasePairs(probe.pairs.phrases);
-  // Not when the planner expects many more games than the probe takes: it would fetch them for nothing.
-  if (pairs.length > 0) {
-    const { limit, skipAbove } = probe.pairs!;
-    if ((await reads.pairsEstimate(pairs)) > skipAbove) return undefined;
-    const few = await reads.pairGames(pairs, limit + 1);
-    return few.length <= limit ? few : undefined;
-  }
-  const { query, limit, skipAbove } = probe.words;
-  if ((await reads.textEstimate(query)) > skipAbove) return undefined;
-  const few = await reads.textGames(query, limit + 1);
-  return few.length <= limit ? few : undefined;
+  if (pairs.length > 0) return listed(probe.pairs!, () => reads.pairsEstimate(pairs), (limit) => reads.pairGames(pairs, limit));
+  const { query } = probe.words;
+  return listed(probe.words, () => reads.textEstimate(query), (limit) => reads.textGames(query, limit));
+}
+
+/** A probe's games, unless the planner expects many more than it takes (it would fetch them for nothing) or more are found. */
+async function listed(probe: TextProbe, estimate: () => Promise<number>, games: (limit: number) => Promise<number[]>): Promise<number[] | undefined> {
+  if ((await estimate()) > probe.skipAbove) return undefined;
+  const few = await games(probe.limit + 1);
+  return few.length <= probe.limit ? few : undefined;
 }
 
 /** A query parameter read as a text query: checked (400 `text.invalid` saying what is wrong), kept as sent. */
