@@ -67,9 +67,10 @@ export class BoardChangesWriter {
    * (null for a ply that put nothing on the board; undefined for the start, which no ply led to).
    * `changed`, when given, lists every other point whose state may differ from the last position's
    * (captures, setup stones; repeats and unchanged points allowed): only those are compared. Without
-   * it every point is. The words written are the same either way.
+   * it every point is. The words written are the same either way. `count`: how many of `changed`
+   * to read (all by default), so a caller may keep one list and refill it.
    */
-  observe(states: ArrayLike<number>, move?: number | null, changed?: ArrayLike<number>): void {
+  observe(states: ArrayLike<number>, move?: number | null, changed?: ArrayLike<number>, count = changed?.length ?? 0): void {
     if (this.positions > 0 && move === undefined) throw new Error('a position after the start needs its ply');
     if (this.positions === 0 && move !== undefined) throw new Error('the start has no ply');
     if (move === null) this.words.push(PASS_WORD);
@@ -86,7 +87,7 @@ export class BoardChangesWriter {
       }
     } else {
       const from = this.words.length;
-      for (let i = 0; i < changed.length; i++) {
+      for (let i = 0; i < count; i++) {
         const p = changed[i];
         if (this.board[p] !== states[p]) {
           this.words.push((p << 2) | states[p]);

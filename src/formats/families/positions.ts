@@ -162,6 +162,19 @@ function groupOfMask(mask: number): number {
   return group;
 }
 
+/** A ply as the identity writes it, seen through `t`, into `bytes`: `write`'s bytes, the mover counted from the first seat where seats are kept. */
+function identityImage(
+  write: (transform: Transform, into: Uint8Array) => void,
+  t: Transform,
+  bytes: Uint8Array,
+  seats: IdentityOptions['seats'],
+  relative: number,
+): Uint8Array {
+  write(t, bytes);
+  if (seats) writeUint16(bytes, 0, identityPly((bytes[0] << 8) | bytes[1], relative));
+  return bytes;
+}
+
 /**
  * Builds a {@link PositionTrack}: the family's replay tells it each position (its keys under the
  * board's symmetries) and then the move played from it; with {@link IdentityOptions}, the game's
@@ -251,17 +264,13 @@ export class PositionTrackWriter {
       const write = inIdentity === true ? encode : inIdentity;
       const seats = identity.options.seats;
       const relative = seats && seat !== undefined ? (((seat - seats.first) % seats.count) + seats.count) % seats.count : 0;
-      const image = (t: Transform, bytes: Uint8Array) => {
-        write(t, bytes);
-        if (seats) writeUint16(bytes, 0, identityPly((bytes[0] << 8) | bytes[1], relative));
-        return bytes;
-      };
+      // One orientation left (nearly every ply): written in the scratch bytes, nothing allocated.
       if (identity.candidates.length === 1) {
         const scratch = this.scratch;
         scratch.fill(0);
-        this.identityWrite(image(identity.candidates[0], scratch));
+        this.identityWrite(identityImage(write, identity.candidates[0], scratch, seats, relative));
       } else {
-        this.identityAppend(identity.candidates.map((t) => image(t, new Uint8Array(this.scratch.length))));
+        this.identityAppend(identity.candidates.map((t) => identityImage(write, t, new Uint8Array(this.scratch.length), seats, relative)));
       }
       identity.plies++;
     }

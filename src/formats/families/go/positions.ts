@@ -57,12 +57,14 @@ export function goLineTrack(size: number, height: number, setup: readonly GoInte
   // The board's changes, for pattern search: the point of the ply that led to each position (null a pass).
   const board = new BoardChangesWriter(size, size);
   let played: number | null | undefined;
-  // The points changed since the last position besides the ply's own: setup stones and captures.
+  // The points changed since the last position besides the ply's own: setup stones and captures
+  // (a list kept from ply to ply, emptied by its count: emptying an array is a call of the runtime).
   const changed: number[] = [];
+  let changes = 0;
   const hasher = options.keys === false ? null : new GoPositionHasher(size);
   const set = (x: number, y: number, cell: number) => {
     if (x < 0 || y < 0 || x >= size || y >= size) return;
-    changed.push(y * size + x);
+    changed[changes++] = y * size + x;
     position.setStone(x, y, cell as Stone);
     hasher?.set(x, y, cell as Stone);
   };
@@ -94,8 +96,8 @@ export function goLineTrack(size: number, height: number, setup: readonly GoInte
     } else {
       writer.position(NO_KEYS);
     }
-    board.observe(position.cells, played, changed);
-    changed.length = 0;
+    board.observe(position.cells, played, changed, changes);
+    changes = 0;
     if (!move) break;
     const point = move.point;
     if (point === null) {
@@ -113,7 +115,7 @@ export function goLineTrack(size: number, height: number, setup: readonly GoInte
     writer.move(encodePlay, seatOf(stone));
     plays.push(index);
     hasher?.play(point.x, point.y, stone, outcome.captured);
-    for (let c = 0; c < outcome.captured.length; c++) changed.push(outcome.captured[c]);
+    for (let c = 0; c < outcome.captured.length; c++) changed[changes++] = outcome.captured[c];
   }
   return {
     ...writer.finish(identity ? { signature: dyerSignature(plays, size), endedByRule: plays.length >= 2 && plays[plays.length - 1] < 0 && plays[plays.length - 2] < 0 } : undefined),

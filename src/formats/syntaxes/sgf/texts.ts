@@ -15,15 +15,28 @@ const GAME_TEXTS = new Set(['GC', 'GN', 'PC', 'AN', 'SO']);
  * be deep.
  */
 export function* sgfTexts(tree: SgfGameTree, pliesOf: (node: SgfNode) => number): Generator<WrittenText> {
-  const pending: { node: SgfNode; before: number }[] = [{ node: tree.root, before: 0 }];
+  // The variations still to read, each with the plies before it; a sequence is followed without them.
+  const pending: SgfNode[] = [tree.root];
+  const before: number[] = [0];
   while (pending.length > 0) {
-    const { node, before } = pending.pop()!;
-    const ply = before + pliesOf(node);
-    for (const property of node.properties) {
-      const at = property.id === 'C' ? ply : GAME_TEXTS.has(property.id) ? 0 : -1;
-      if (at < 0) continue;
-      for (const value of property.values) yield { ply: at, text: value.text };
+    let node = pending.pop()!;
+    let ply = before.pop()!;
+    for (;;) {
+      ply += pliesOf(node);
+      const properties = node.properties;
+      for (let p = 0; p < properties.length; p++) {
+        const property = properties[p];
+        const at = property.id === 'C' ? ply : GAME_TEXTS.has(property.id) ? 0 : -1;
+        if (at < 0) continue;
+        for (const value of property.values) yield { ply: at, text: value.text };
+      }
+      const children = node.children;
+      if (children.length === 0) break;
+      for (let i = children.length - 1; i >= 1; i--) {
+        pending.push(children[i]);
+        before.push(ply);
+      }
+      node = children[0];
     }
-    for (let i = node.children.length - 1; i >= 0; i--) pending.push({ node: node.children[i], before: ply });
   }
 }
