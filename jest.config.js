@@ -28,10 +28,10 @@ const SLOW = [
   // unit test, test/patterns/pattern-span.spec.ts, stays in the fast tier), Go and Dots patterns, Go
   // positions, and the Dots position keys at every ply of every real game under every symmetry. The
   // fast tier keeps the other families' position searches, the Go history and tree, and the Go and
-  // peg solitaire position keys.
+  // peg solitaire position keys. And a collection stored in several batches, searched (20 s).
   'test/e2e/patterns-span\\.e2e\\.spec\\.ts$',
   'test/e2e/patterns-(go|dots)\\.e2e\\.spec\\.ts$',
-  'test/e2e/positions-go\\.e2e\\.spec\\.ts$',
+  'test/e2e/positions-(go|batches)\\.e2e\\.spec\\.ts$',
   'test/rules/positions/dots\\.spec\\.ts$',
 ];
 

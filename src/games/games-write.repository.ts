@@ -5,13 +5,13 @@ import { GenerateSql } from '../database/sql.js';
 import type { Query } from '../database/sql.js';
 import type { ReadResult } from '../formats/format-reader.js';
 import type { UploadedFile } from '../formats/plugin.js';
-import type { GameIndex, IndexedGame } from '../indexes/game-index.js';
+import type { GameIndex, IndexRun, IndexedGame } from '../indexes/game-index.js';
 import { Indexes } from '../indexes/indexes.js';
 import type { GameId } from '../http/game-id.pipe.js';
 
 /** Games written per statement when a file's games are stored: large enough to amortise a round trip, small enough to keep a statement's parameters modest. */
 const INSERT_BATCH = 1000;
-/** The games of one call of the indexes' afterInsert at most (the position postings' run: about 2 M postings, 16 MB while it is sorted). */
+/** The games of one of the indexes' runs at most (the position postings' run: about 2 M postings, 16 MB while it is sorted). */
 const RUN_GAMES = 10 * INSERT_BATCH;
 
 export interface NewGame {
@@ -63,8 +63,8 @@ export type Inserted = { readonly id: number; readonly uploadedAt: Date; readonl
  * again, or deleted, and the lookups by SHA-256 that decide whether bytes are new. Its own SQL writes
  * `games`, `game_files` and `formats`; everything derived from a game is written through the indexes
  * on (src/indexes), which it knows only by their interface: their rows join each batch's one
- * statement, their afterInsert follows it in the same transaction, their upkeep is told once the
- * transaction commits. The SQL sent is in src/queries/games-write.repository.sql.
+ * statement, their runs (what a statement cannot write) follow in the same transaction, their
+ * upkeep is told once the transaction commits. The SQL sent is in src/queries/games-write.repository.sql.
  */
 @Injectable()
 export class GamesWriteRepository {
@@ -121,17 +121,41 @@ export class GamesWriteRepository {
 
   /**
    * Inserts games on `query` (the caller's transaction, see {@link transaction}): {@link insertMany}
-   * a batch at a time, the indexes' afterInsert once per RUN_GAMES games (a file's games together, a
-   * huge file's in parts). One result per game, in order.
+   * a batch at a time, the indexes' runs written once per RUN_GAMES games (a file's games together, a
+   * huge file's in parts). One result per game, in order. While a batch's statement runs on the
+   * server, this thread adds the batch before it to the indexes' runs and makes the next statement,
+   * a few games at a time so that the driver keeps sending the one under way: the server's work and
+   * this thread's overlap (the embedded database runs its statements on this thread, and gains
+   * nothing, loses nothing).
    */
   @GenerateSql()
   async insertAll(games: readonly NewGame[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted[]> {
+    const indexes = this.indexes.on;
     const inserted: Inserted[] = [];
+    let runs = openRuns(indexes);
     let written = 0;
+    /** The last batch stored, not yet added to the runs. */
+    let pending: IndexedGame[] = [];
+    let statement = await statementOf(indexes, games.slice(0, INSERT_BATCH));
     for (let from = 0; from < games.length; from += INSERT_BATCH) {
-      inserted.push(...(await this.insertMany(games.slice(from, from + INSERT_BATCH), query)));
+      const running = runStatement(statement, query);
+      const stored = pending;
+      const meanwhile = (async () => {
+        await addToRuns(runs, stored, true);
+        return from + INSERT_BATCH < games.length ? statementOf(indexes, games.slice(from + INSERT_BATCH, from + 2 * INSERT_BATCH), true) : undefined;
+      })();
+      // Should this statement fail, the work meanwhile ends unobserved, and nothing is sent of it.
+      meanwhile.catch(() => undefined);
+      const batch = await running;
+      inserted.push(...batch);
+      pending = storedGames(games.slice(from, from + INSERT_BATCH), batch);
+      const next = await meanwhile;
+      if (next) statement = next;
       if (inserted.length - written >= RUN_GAMES || inserted.length === games.length) {
-        await this.afterInsert(games.slice(written, inserted.length), inserted.slice(written), query);
+        await addToRuns(runs, pending);
+        pending = [];
+        for (const run of runs) await run.write(query);
+        runs = openRuns(indexes);
         written = inserted.length;
       }
     }
@@ -146,82 +170,17 @@ export class GamesWriteRepository {
    */
   @GenerateSql()
   async insertMany(games: readonly NewGame[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<Inserted[]> {
-    const first = new Map<string, number>();
-    const batch = games.filter((game, index) => !first.has(game.sha256) && first.set(game.sha256, index));
-    if (batch.length === 0) return [];
-    const inline = (game: NewGame) => !game.inUpload && game.file.bytes.length <= INLINE_RAW_MAX;
-    // Everything but the bytes goes as one JSON array (one parameter, read by json_to_recordset):
-    // no array literal to write here and parse there, and problems and details, json in the table,
-    // are kept as the text written here. The bytes kept in the row (a few hundred at most) go as a
-    // bytea array; a file kept in game_files goes as a parameter of its own, which the driver sends
-    // as binary: in an array literal its bytes would be written out in hex here and parsed back
-    // character by character there (this statement took 1.56 s for a 40 MB file that way, 0.57 s
-    // now, where a bare INSERT of the bytes takes 0.27 s).
-    const indexes = this.indexes.on;
-    const fields = batch.map((game, index) => ({
-      i: index + 1,
-      ...readingFields(game.record),
-      sha256: game.sha256,
-      size: game.file.bytes.length,
-      media_type: game.mediaType,
-      filename: game.filename,
-      upload_id: game.inUpload?.uploadId ?? null,
-      upload_start: game.inUpload?.start ?? null,
-      upload_end: game.inUpload?.end ?? null,
-      owner: game.owner ?? null,
-      ...indexFields(indexes, game.record),
-    }));
-    const params: unknown[] = [JSON.stringify(fields), batch.map((game) => (inline(game) ? game.file.bytes : null))];
-    const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
-    const fileArray = params.length > 2 ? `ARRAY[${files.join(', ')}]` : `'{}'::bytea[]`;
-    const rows = await query<{ id: string; sha256: string; uploaded_at: Date }>(
-      `WITH src AS (
-         SELECT s.*, b.raw
-         FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
-                                               upload_id bigint, upload_start int, upload_end int, owner text${fieldsOf(indexes)})
-         JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
-       ), ${formatRows('src')}, game AS (
-         INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
-                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, owner)
-         SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
-                decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
-                s.upload_id, s.upload_start, s.upload_end, s.raw, s.owner
-         FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
-              LEFT JOIN families fa ON fa.name = s.family
-         ORDER BY s.i
-         ON CONFLICT (sha256) DO NOTHING
-         RETURNING id, sha256, uploaded_at
-       ), made AS (
-         SELECT g.id, s.* FROM game g JOIN src s ON decode(s.sha256, 'hex') = g.sha256
-       ), file AS (
-         -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
-         INSERT INTO game_files (game_id, raw)
-         SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
-       )${indexRows(indexes, 'made', batch.map((game) => game.record), params)}
-       SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`,
-      params,
-    );
-    // A game without a row: its bytes were stored meanwhile (a racing upload), or earlier in the batch.
-    const made = new Map(rows.map((row) => [row.sha256, row]));
-    return games.map((game, index) => {
-      const row = made.get(game.sha256);
-      return row !== undefined && first.get(game.sha256) === index
-        ? { id: Number(row.id), uploadedAt: row.uploaded_at, created: true }
-        : { created: false };
-    });
+    return runStatement(await statementOf(this.indexes.on, games), query);
   }
 
   /**
    * What the indexes write once games are stored, on the caller's transaction (the position index's
-   * run of postings of the games just inserted): nothing for games not inserted.
+   * run of postings of the games just inserted), as {@link insertAll} writes it: nothing for games
+   * not inserted.
    */
   @GenerateSql()
   async afterInsert(games: readonly NewGame[], inserted: readonly Inserted[], query: Query = (sql, params) => this.dataSource.query(sql, params)): Promise<void> {
-    const stored = games.flatMap((game, index): IndexedGame[] => {
-      const made = inserted[index];
-      return made.created ? [{ id: made.id, reading: game.record }] : [];
-    });
-    for (const index of this.indexes.on) await index.afterInsert?.(stored, query);
+    await writeRuns(this.indexes.on, storedGames(games, inserted), query);
   }
 
   /**
@@ -257,8 +216,7 @@ export class GamesWriteRepository {
       if (rows !== '') {
         await query(`WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text${fieldsOf(indexes)}))${rows} SELECT 1`, params);
       }
-      const game: IndexedGame = { id: Number(id), reading: record };
-      for (const index of indexes) await index.afterInsert?.([game], query);
+      await writeRuns(indexes, [{ id: Number(id), reading: record }], query);
       return true;
     });
   }
@@ -279,6 +237,132 @@ export class GamesWriteRepository {
   }
 }
 
+/** One batch's insert statement, made by {@link statementOf}, and what reads its answer. */
+interface BatchStatement {
+  readonly games: readonly NewGame[];
+  /** Each SHA-256's first game in the batch: only that one is inserted. */
+  readonly first: ReadonlyMap<string, number>;
+  /** Null when the batch inserts nothing (it was empty). */
+  readonly sql: string | null;
+  readonly params: unknown[];
+}
+
+/** Games made into a statement's rows between two yields to the event loop, when {@link statementOf} is told to yield. */
+const STATEMENT_STEP = 100;
+
+/**
+ * The statement inserting `games` (see {@link GamesWriteRepository.insertMany}). With `yielding`, it
+ * is made {@link STATEMENT_STEP} games at a time, letting the event loop run between: made while
+ * another statement is being sent and run, it leaves that one's bytes their way to the server.
+ */
+async function statementOf(indexes: readonly GameIndex[], games: readonly NewGame[], yielding = false): Promise<BatchStatement> {
+  const first = new Map<string, number>();
+  const batch = games.filter((game, index) => !first.has(game.sha256) && first.set(game.sha256, index));
+  if (batch.length === 0) return { games, first, sql: null, params: [] };
+  const inline = (game: NewGame) => !game.inUpload && game.file.bytes.length <= INLINE_RAW_MAX;
+  // Everything but the bytes goes as one JSON array (one parameter, read by json_to_recordset):
+  // no array literal to write here and parse there, and problems and details, json in the table,
+  // are kept as the text written here. The bytes kept in the row (a few hundred at most) go as a
+  // bytea array; a file kept in game_files goes as a parameter of its own, which the driver sends
+  // as binary: in an array literal its bytes would be written out in hex here and parsed back
+  // character by character there (this statement took 1.56 s for a 40 MB file that way, 0.57 s
+  // now, where a bare INSERT of the bytes takes 0.27 s). Each index's bytes go as a parameter a game.
+  const params: unknown[] = [null, batch.map((game) => (inline(game) ? game.file.bytes : null))];
+  const files = batch.map((game) => (game.inUpload || inline(game) ? 'NULL' : `$${params.push(game.file.bytes)}::bytea`));
+  const fileArray = params.length > 2 ? `ARRAY[${files.join(', ')}]` : `'{}'::bytea[]`;
+  const json: string[] = [];
+  const refs = indexes.map(() => [] as string[]);
+  for (let from = 0; from < batch.length; from += STATEMENT_STEP) {
+    if (yielding) await nextTurn();
+    const step = batch.slice(from, from + STATEMENT_STEP);
+    const fields = step.map((game, at) => ({
+      i: from + at + 1,
+      ...readingFields(game.record),
+      sha256: game.sha256,
+      size: game.file.bytes.length,
+      media_type: game.mediaType,
+      filename: game.filename,
+      upload_id: game.inUpload?.uploadId ?? null,
+      upload_start: game.inUpload?.start ?? null,
+      upload_end: game.inUpload?.end ?? null,
+      owner: game.owner ?? null,
+      ...indexFields(indexes, game.record),
+    }));
+    json.push(JSON.stringify(fields).slice(1, -1));
+    pushIndexBytes(indexes, step.map((game) => game.record), params, refs);
+  }
+  params[0] = `[${json.join(',')}]`;
+  const sql = `WITH src AS (
+         SELECT s.*, b.raw
+         FROM json_to_recordset($1::json) AS s(i int, ${READING_FIELDS}, sha256 text, size int, media_type text, filename text,
+                                               upload_id bigint, upload_start int, upload_end int, owner text${fieldsOf(indexes)})
+         JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
+       ), ${formatRows('src')}, game AS (
+         INSERT INTO games (format_id, header, body, header_start, header_end, body_start, body_end, family_id, indexed, status_reason,
+                            sha256, size, media_type, filename, upload_id, upload_start, upload_end, raw, owner)
+         SELECT f.id, s.header, s.body, s.header_start, s.header_end, s.body_start, s.body_end, fa.id, s.indexed, s.status_reason,
+                decode(s.sha256, 'hex'), s.size, CASE WHEN s.media_type = f.media_type THEN NULL ELSE s.media_type END, s.filename,
+                s.upload_id, s.upload_start, s.upload_end, s.raw, s.owner
+         FROM src s LEFT JOIN format f ON f.publisher = s.publisher AND f.version IS NOT DISTINCT FROM s.version
+              LEFT JOIN families fa ON fa.name = s.family
+         ORDER BY s.i
+         ON CONFLICT (sha256) DO NOTHING
+         RETURNING id, sha256, uploaded_at
+       ), made AS (
+         SELECT g.id, s.* FROM game g JOIN src s ON decode(s.sha256, 'hex') = g.sha256
+       ), file AS (
+         -- The large bytes are joined here only: CTEs read more than once are kept whole, a file in them copied.
+         INSERT INTO game_files (game_id, raw)
+         SELECT m.id, b.raw FROM made m JOIN unnest(${fileArray}) WITH ORDINALITY AS b(raw, i) ON b.i = m.i WHERE b.raw IS NOT NULL
+       )${indexCtes(indexes, 'made', refs)}
+       SELECT id, encode(sha256, 'hex') AS sha256, uploaded_at FROM game`;
+  return { games, first, sql, params };
+}
+
+/** Sends a batch's statement: one result per game of the batch, in order. */
+async function runStatement({ games, first, sql, params }: BatchStatement, query: Query): Promise<Inserted[]> {
+  if (sql === null) return [];
+  const rows = await query<{ id: string; sha256: string; uploaded_at: Date }>(sql, params);
+  // A game without a row: its bytes were stored meanwhile (a racing upload), or earlier in the batch.
+  const made = new Map(rows.map((row) => [row.sha256, row]));
+  return games.map((game, index) => {
+    const row = made.get(game.sha256);
+    return row !== undefined && first.get(game.sha256) === index ? { id: Number(row.id), uploadedAt: row.uploaded_at, created: true } : { created: false };
+  });
+}
+
+/** The games a batch stored (those `inserted` says were created), as the indexes take them. */
+function storedGames(games: readonly NewGame[], inserted: readonly Inserted[]): IndexedGame[] {
+  return games.flatMap((game, index): IndexedGame[] => {
+    const made = inserted[index];
+    return made.created ? [{ id: made.id, reading: game.record }] : [];
+  });
+}
+
+/** A run of each index that keeps one (see GameIndex.openRun). */
+function openRuns(indexes: readonly GameIndex[]): IndexRun[] {
+  return indexes.flatMap((index) => (index.openRun ? [index.openRun()] : []));
+}
+
+/** Adds stored games to the runs; with `yielding`, {@link STATEMENT_STEP} games at a time, letting the event loop run between. */
+async function addToRuns(runs: readonly IndexRun[], games: readonly IndexedGame[], yielding = false): Promise<void> {
+  for (let from = 0; from < games.length; from += STATEMENT_STEP) {
+    if (yielding) await nextTurn();
+    const step = games.slice(from, from + STATEMENT_STEP);
+    for (const run of runs) run.add(step);
+  }
+}
+
+/** What the indexes write after the statements, for these stored games, on `query`. */
+async function writeRuns(indexes: readonly GameIndex[], games: readonly IndexedGame[], query: Query): Promise<void> {
+  const runs = openRuns(indexes);
+  await addToRuns(runs, games);
+  for (const run of runs) await run.write(query);
+}
+
+/** A turn of the event loop: what waits on I/O (a statement being sent) goes on meanwhile. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The JSON fields the indexes declare, as more columns of a record definition (`, a int, b text`), or nothing. */
 function fieldsOf(indexes: readonly GameIndex[]): string {
   return indexes.map((index) => (index.fields ? `, ${index.fields}` : '')).join('');
@@ -294,15 +378,26 @@ function indexFields(indexes: readonly GameIndex[], reading: ReadResult): object
  * go as one bytea parameter a game (pushed onto `params`), its rows from the i-th of them.
  */
 function indexRows(indexes: readonly GameIndex[], made: string, readings: readonly ReadResult[], params: unknown[]): string {
-  const parameter = (bytes: Buffer | null) => (bytes === null ? 'NULL::bytea' : `$${params.push(bytes)}::bytea`);
-  return indexes
-    .map((index) => {
-      if (!index.rows) return '';
-      const bytesOf = index.bytesOf;
-      const bytes = bytesOf ? `ARRAY[${readings.map((reading) => parameter(bytesOf(reading))).join(', ')}]` : `'{}'::bytea[]`;
-      return `, ${index.rows(made, bytes)}`;
-    })
-    .join('');
+  const refs = indexes.map(() => [] as string[]);
+  pushIndexBytes(indexes, readings, params, refs);
+  return indexCtes(indexes, made, refs);
+}
+
+/** Pushes each index's bytes of `readings` onto `params`, and their references (`$n::bytea`, or NULL) onto the index's list in `refs`. */
+function pushIndexBytes(indexes: readonly GameIndex[], readings: readonly ReadResult[], params: unknown[], refs: string[][]): void {
+  indexes.forEach((index, at) => {
+    const bytesOf = index.bytesOf;
+    if (!index.rows || !bytesOf) return;
+    for (const reading of readings) {
+      const bytes = bytesOf(reading);
+      refs[at].push(bytes === null ? 'NULL::bytea' : `$${params.push(bytes)}::bytea`);
+    }
+  });
+}
+
+/** The indexes' CTEs (see {@link indexRows}) given each index's byte parameters by game. */
+function indexCtes(indexes: readonly GameIndex[], made: string, refs: readonly (readonly string[])[]): string {
+  return indexes.map((index, at) => (index.rows ? `, ${index.rows(made, index.bytesOf ? `ARRAY[${refs[at].join(', ')}]` : `'{}'::bytea[]`)}` : '')).join('');
 }
 
 /** The fields {@link readingFields} writes, as a record definition for json_to_record(set). */

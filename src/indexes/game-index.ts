@@ -47,11 +47,12 @@ export interface GameIndex {
    */
   rows?(made: string, bytes: string): string;
   /**
-   * Called in the write's transaction once games are stored, with every game stored since its last
-   * call (the writer gathers up to a run's worth, e.g. a collection's games together): what the
-   * batch statement cannot write (the position postings' run).
+   * What the batch statement cannot write (the position postings' run), gathered over a write's
+   * batches: the writer opens a run, adds each batch's stored games to it as soon as their ids are
+   * known (while its next statement runs on the server), and has it written in the write's
+   * transaction once a run's worth is stored (e.g. a collection's games together).
    */
-  afterInsert?(games: readonly IndexedGame[], query: Query): Promise<void>;
+  openRun?(): IndexRun;
   /**
    * The CTEs removing the rows of the games whose ids are the bigint array `ids` (SQL), before a
    * game is read again or deleted; what it cannot remove now it marks for its upkeep to reclaim.
@@ -59,6 +60,14 @@ export interface GameIndex {
   remove?(ids: string): string;
   /** Background work after writes (the postings' merges): started at boot, told after each committed write, stopped at shutdown. */
   readonly upkeep?: IndexUpkeep;
+}
+
+/** What an index writes after a write's batch statements (see {@link GameIndex.openRun}). */
+export interface IndexRun {
+  /** Games just stored, in the order stored: work of this thread only, no SQL. */
+  add(games: readonly IndexedGame[]): void;
+  /** Writes what was added, on the write's transaction. */
+  write(query: Query): Promise<void>;
 }
 
 export interface IndexUpkeep {

@@ -1,5 +1,6 @@
 import { PositionPostingsRepository } from './postings.repository.js';
 import { PostingsCompactor } from './postings-compactor.js';
+import { GatheredPostings } from './postings.js';
 import { OPENING_ENTRIES, POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from './position-rows.js';
 import type { GameIndex, IndexContext, IndexDefinition } from '../game-index.js';
 
@@ -20,8 +21,16 @@ function open({ dataSource, embedded }: IndexContext): PositionsIndex {
     fieldsOf: (reading) => positionRowFields(reading.positions, reading.analysis),
     bytesOf: (reading) => positionEntries(reading.positions),
     rows: positionRowsFrom,
-    // The buckets of the later positions, one run for every call (a collection's games together).
-    afterInsert: (games, query) => postings.writeRun(games.map((game) => ({ id: game.id, buckets: laterBuckets(game.reading.positions) })), query),
+    // The buckets of the later positions, one run of postings a write's run (a collection's games together).
+    openRun: () => {
+      const gathered = new GatheredPostings();
+      return {
+        add: (games) => {
+          for (const game of games) gathered.add(game.id, laterBuckets(game.reading.positions));
+        },
+        write: (query) => postings.writeRun(gathered, query),
+      };
+    },
     // Its postings are in runs written before, which are only ever merged: they are marked dead in
     // the runs numbered so far (those of a game with later positions only), and the merges drop them.
     remove: (ids) => `positions AS (

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { GenerateSql } from '../../database/sql.js';
 import type { Query } from '../../database/sql.js';
-import { POSTING_BITS, encodeRows, setPosting, shiftFor, sortedByBucket, wordsOf } from './postings.js';
+import { GatheredPostings, POSTING_BITS, encodeRows, shiftFor, sortedByBucket } from './postings.js';
 import type { EncodedRows, StoredRow } from './postings.js';
 
 /** A run of postings as `position_runs` has it. */
@@ -40,21 +40,17 @@ export class PositionPostingsRepository {
 
   /**
    * A run of the games' buckets (each game: its id and the `bits`-bit buckets of its later
-   * positions), on `query` (the caller's transaction); nothing when none has any.
+   * positions; or gathered already, as a write gathers them batch by batch), on `query` (the
+   * caller's transaction); nothing when none has any.
    */
   @GenerateSql()
   async writeRun(
-    games: readonly { readonly id: number; readonly buckets: readonly number[] }[],
+    games: readonly { readonly id: number; readonly buckets: readonly number[] }[] | GatheredPostings,
     query: Query = (sql, params) => this.dataSource.query(sql, params),
     bits: number = POSTING_BITS,
   ): Promise<void> {
-    let count = 0;
-    for (const game of games) count += game.buckets.length;
-    if (count === 0) return;
-    const postings = new BigUint64Array(count);
-    const words = wordsOf(postings);
-    let at = 0;
-    for (const game of games) for (const bucket of game.buckets) setPosting(words, at++, bucket, game.id);
+    const postings = (games instanceof GatheredPostings ? games : GatheredPostings.of(games)).all;
+    if (postings.length === 0) return;
     const sorted = sortedByBucket(postings);
     const rows = encodeRows(sorted, shiftFor(sorted.length, bits), bits);
     const [{ run }] = await query<{ run: string }>(`INSERT INTO position_runs (bits, shift, postings) VALUES ($1, $2, $3) RETURNING run`, [bits, rows.shift, sorted.length]);

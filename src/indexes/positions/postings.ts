@@ -61,6 +61,39 @@ export function gameOfPosting(words: Uint32Array, i: number): number {
   return (words[2 * i + HIGH] & 0xff) * WORD + words[2 * i + LOW];
 }
 
+/**
+ * A write's postings gathered game by game, as the games are stored (ascending ids, as
+ * {@link sortedByBucket} sorts fastest), in a buffer that grows as they come.
+ */
+export class GatheredPostings {
+  private postings = new BigUint64Array(4096);
+  private words = wordsOf(this.postings);
+  private count = 0;
+
+  /** The postings of games given as ids and buckets, in that order. */
+  static of(games: readonly { readonly id: number; readonly buckets: readonly number[] }[]): GatheredPostings {
+    const gathered = new GatheredPostings();
+    for (const game of games) gathered.add(game.id, game.buckets);
+    return gathered;
+  }
+
+  /** A game's buckets. */
+  add(game: number, buckets: readonly number[]): void {
+    if (this.count + buckets.length > this.postings.length) {
+      const grown = new BigUint64Array(Math.max(2 * this.postings.length, this.count + buckets.length));
+      grown.set(this.postings.subarray(0, this.count));
+      this.postings = grown;
+      this.words = wordsOf(grown);
+    }
+    for (let i = 0; i < buckets.length; i++) setPosting(this.words, this.count++, buckets[i], game);
+  }
+
+  /** The postings gathered so far (a view of the buffer: sorting it sorts them in place). */
+  get all(): Postings {
+    return this.postings.subarray(0, this.count);
+  }
+}
+
 /** Postings of (bucket, game) pairs, in their order (for tests and examples). */
 export function postingsOf(pairs: readonly (readonly [number, number])[]): Postings {
   const postings = new BigUint64Array(pairs.length);
