@@ -38,7 +38,7 @@ export class WordPairs1767100000000 implements MigrationInterface {
 }
 
 /** How many bits of a pair's hash are kept (the query's pairs are made by the same function). */
-const PAIR_BITS = 16;
+export const PAIR_BITS = 16;
 
 /**
  * The pairs of a game's words: each lexeme at a position with each lexeme at the next position,

@@ -115,8 +115,9 @@ WITH src AS (
          FROM made m WHERE m.texts_joined IS NOT NULL
          RETURNING game_id, words
        ), pairs AS (
+         -- The batch's pairs in one query (a query a game took most of the batch's text work).
          INSERT INTO game_word_pairs (game_id, pairs)
-         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
+         SELECT p.game_id, p.pairs FROM word_pairs_of((SELECT array_agg(game_id) FROM words), (SELECT array_agg(words) FROM words)) p
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i
@@ -233,8 +234,9 @@ WITH src AS (
          FROM made m WHERE m.texts_joined IS NOT NULL
          RETURNING game_id, words
        ), pairs AS (
+         -- The batch's pairs in one query (a query a game took most of the batch's text work).
          INSERT INTO game_word_pairs (game_id, pairs)
-         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
+         SELECT p.game_id, p.pairs FROM word_pairs_of((SELECT array_agg(game_id) FROM words), (SELECT array_agg(words) FROM words)) p
        ), draughts AS (
          INSERT INTO game_draughts (game_id, plies)
          SELECT m.id, e.b FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(b, i) ON e.i = m.i

@@ -40,8 +40,9 @@ const index: GameIndex = {
          FROM ${made} m WHERE m.texts_joined IS NOT NULL
          RETURNING game_id, words
        ), pairs AS (
+         -- The batch's pairs in one query (a query a game took most of the batch's text work).
          INSERT INTO game_word_pairs (game_id, pairs)
-         SELECT w.game_id, p.pairs FROM words w, word_pairs(w.words) p(pairs) WHERE cardinality(p.pairs) > 0
+         SELECT p.game_id, p.pairs FROM word_pairs_of((SELECT array_agg(game_id) FROM words), (SELECT array_agg(words) FROM words)) p
        )`,
   remove: (ids) => `texts AS (DELETE FROM game_texts WHERE game_id = ANY(${ids})),
        words AS (DELETE FROM game_words WHERE game_id = ANY(${ids})),
