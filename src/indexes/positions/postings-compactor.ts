@@ -20,6 +20,12 @@ const RECLAIM_SHARE = 8;
  * a file, and each look at the runs is a statement (about a millisecond a file on the embedded database).
  */
 const KICK_DELAY_MS = 200;
+/**
+ * A merge that failed (the embedded database's one connection held past its wait by a long
+ * statement, a server gone for a while) is tried again after this long, should no write tell it
+ * to sooner: the runs left unmerged are still searched, only more slowly.
+ */
+const RETRY_MS = 10_000;
 
 /**
  * Merges the runs of postings in the background (postings.ts), the position index's upkeep: told after each write
@@ -34,8 +40,13 @@ export class PostingsCompactor implements IndexUpkeep {
   private timer: NodeJS.Timeout | null = null;
   private again = false;
   private stopped = false;
+  /** The try told after a merge failed ({@link RETRY_MS}). */
+  private retry: NodeJS.Timeout | null = null;
 
-  constructor(private readonly postings: PositionPostingsRepository) {}
+  constructor(
+    private readonly postings: PositionPostingsRepository,
+    private readonly retryMs = RETRY_MS,
+  ) {}
 
   /** At boot: a merge left half done or due is taken up. */
   start(): void {
@@ -47,12 +58,16 @@ export class PostingsCompactor implements IndexUpkeep {
     this.stopped = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    if (this.retry !== null) clearTimeout(this.retry);
+    this.retry = null;
     await this.running;
   }
 
   /** A run was written: merge what is due (shortly, with the other writes told meanwhile, or after the merging under way). */
   kick(): void {
     if (this.stopped) return;
+    if (this.retry !== null) clearTimeout(this.retry);
+    this.retry = null;
     if (this.running !== null) {
       this.again = true;
       return;
@@ -96,7 +111,14 @@ export class PostingsCompactor implements IndexUpkeep {
       });
     } catch (error) {
       // A merge left half done is resumed by the next one; searches read both halves meanwhile.
-      if (!this.stopped) this.logger.error(`merging the position postings failed: ${(error as Error).message}`);
+      if (this.stopped) return;
+      this.logger.warn(`merging the position postings failed (tried again within ${this.retryMs / 1000} s): ${(error as Error).message}`);
+      this.retry = setTimeout(() => {
+        this.retry = null;
+        this.kick();
+      }, this.retryMs);
+      // Nothing for a process to stay up for.
+      this.retry.unref();
     }
   }
 
