@@ -145,6 +145,14 @@ export class AppConfig {
   @IntSetting(30_000, 3_000, 3_600_000)
   IMPORT_TAKEOVER_MS = 30_000;
 
+  /**
+   * Runs of an import that may begin in a row at the same entry — each ended by a failure outside
+   * a file's own tries, or by the death of the node running it — before the import ends as failed
+   * (500 `import.stuck`, the errors in the log): without a bound such an import was taken up forever.
+   */
+  @IntSetting(5, 1, 1000)
+  IMPORT_ATTEMPTS = 5;
+
   /** Archives within archives: 1 refuses an archive found inside an import (per entry); 2 unpacks it once, and so on. */
   @IntSetting(1, 1, 4)
   MAX_IMPORT_DEPTH = 1;

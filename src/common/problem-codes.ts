@@ -58,6 +58,8 @@ export const PROBLEM_CODES = [
   'import.checksum_mismatch',
   /** No import has this id. */
   'import.not_found',
+  /** An import's runs failed IMPORT_ATTEMPTS times in a row at the same entry: it ended as failed (its `problem`), the errors in the log. */
+  'import.stuck',
   /** The operation needs a token and none was sent. */
   'auth.required',
   /** The token sent is not valid: unknown, revoked or expired, or sent in the query string. */

@@ -198,6 +198,14 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   private async runEntries(job: ImportView, folder: string, lease: Heartbeat): Promise<void> {
     const halt = () => this.stopping || lease.lost;
     const from = await this.imports.nextPosition(job.id);
+    // A run that fails every time at the same entry (or takes its node down) is not taken up forever.
+    const attempts = await this.imports.beginAttempt(job.id, this.node, from);
+    if (attempts === 0) throw new ImportLeaseLost(job.id);
+    if (attempts > this.config.IMPORT_ATTEMPTS) {
+      const detail = `the import's runs failed ${attempts - 1} times in a row at its entry in position ${from}, and it is not taken up again (IMPORT_ATTEMPTS is ${this.config.IMPORT_ATTEMPTS}); the errors were logged`;
+      await this.finish(job, 'failed', makeProblem(500, 'import.stuck', detail));
+      return;
+    }
     // A file's games are read on the analysis threads while the file before it is written on this
     // thread: its check (the only database work before its write) comes first, while no write is
     // under way. Records still follow the files' order, so a resumed import starts after the last.

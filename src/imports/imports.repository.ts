@@ -176,6 +176,23 @@ export class ImportsRepository {
     return rows.length > 0;
   }
 
+  /**
+   * A run of the import by `owner` begins at entry `from`: how many runs in a row have begun there,
+   * this one counted (a run that got past it starts the count again); 0 when the import is no longer
+   * `owner`'s to run.
+   */
+  @GenerateSql()
+  async beginAttempt(importId: number, owner: string, from: number): Promise<number> {
+    const rows: { attempts: number }[] = await this.dataSource.query(
+      `WITH begun AS (
+         UPDATE imports SET attempts = CASE WHEN attempted_from = $3 THEN attempts + 1 ELSE 1 END, attempted_from = $3
+         WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING attempts
+       ) SELECT attempts FROM begun`,
+      [importId, owner, from],
+    );
+    return rows.length > 0 ? rows[0].attempts : 0;
+  }
+
   /** Where a (resumed) import goes on: the position after its last finished entry (entries finish in order). */
   @GenerateSql()
   async nextPosition(importId: number): Promise<number> {

@@ -33,6 +33,12 @@ WITH claimed AS (
 -- ImportsRepository.heartbeat
 WITH beaten AS (UPDATE imports SET heartbeat_at = now() WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING id) SELECT id FROM beaten;
 
+-- ImportsRepository.beginAttempt
+WITH begun AS (
+         UPDATE imports SET attempts = CASE WHEN attempted_from = $3 THEN attempts + 1 ELSE 1 END, attempted_from = $3
+         WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING attempts
+       ) SELECT attempts FROM begun;
+
 -- ImportsRepository.nextPosition
 SELECT coalesce(max(position) + 1, 0)::int AS next FROM import_entries WHERE import_id = $1;
 
