@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
-import * as tar from 'tar-stream';
 import { post, startArchive } from '../support/archive-harness.js';
 import type { TestArchive } from '../support/archive-harness.js';
 import { ImportsRepository } from '../../src/imports/imports.repository.js';
+import { tarOf } from '../support/archive-entries.js';
 
 /*
  * An import whose runs fail every time at the same entry: here no file's record can be written
@@ -11,14 +11,6 @@ import { ImportsRepository } from '../../src/imports/imports.repository.js';
  * (500 import.stuck) instead of taking it up forever; once records can be written again, a new
  * import goes through.
  */
-async function tarOf(entries: { name: string; bytes: Buffer }[]): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const { name, bytes } of entries) pack.entry({ name }, bytes);
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 async function finished(archive: TestArchive, id: number): Promise<{ state: string; problem: { status: number; code: string; detail: string } | null }> {
   for (;;) {

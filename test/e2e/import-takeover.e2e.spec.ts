@@ -2,11 +2,11 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import * as tar from 'tar-stream';
 import { createScratchDatabase } from '../support/scratch-database.js';
 import type { ScratchDatabase } from '../support/scratch-database.js';
 import { startServer, stop } from '../support/server-process.js';
 import type { RunningServer } from '../support/server-process.js';
+import { tarOf } from '../support/archive-entries.js';
 
 /**
  * Two nodes on one PostgreSQL database (issue 32): the node running an import dies (kill -9) or
@@ -21,15 +21,6 @@ const onServer = serverUrl ? describe : describe.skip;
 const COUNT = 600;
 const TAKEOVER_MS = 3_000;
 const game = (i: number) => `(;GM[1]FF[4]SZ[9]PB[Takeover ${i}]PW[Node]RE[B+R];B[ee];W[${String.fromCharCode(97 + (i % 9))}a])`;
-
-async function tarOf(entries: { name: string; bytes: Buffer }[]): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const { name, bytes } of entries) pack.entry({ name }, bytes);
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 interface ImportRow {
   state: string;

@@ -10,6 +10,7 @@ import { ZipFile } from 'yazl';
 import { createScratchDatabase } from '../support/scratch-database.js';
 import type { ScratchDatabase } from '../support/scratch-database.js';
 import { post, startArchive, TestArchive } from '../support/archive-harness.js';
+import { tarOf } from '../support/archive-entries.js';
 
 /**
  * Bulk imports: archives of real files written by other programs, whose outcomes follow from the
@@ -42,15 +43,6 @@ async function zipOf(entries: { name: string; bytes: Buffer; mode?: number }[]):
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-async function tarOf(entries: (Partial<tar.Header> & { name: string; bytes?: Buffer })[]): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const { bytes, ...header } of entries) pack.entry(header, bytes ?? '');
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

@@ -58,3 +58,13 @@ export const manifestOf = (entries: Entry[]) =>
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, any>);
+
+/** A tar of these entries (a header's other fields as given, e.g. a type or a mode), written by tar-stream. */
+export async function tarOf(entries: readonly (Partial<tar.Header> & { name: string; bytes?: Buffer })[]): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const { bytes, ...header } of entries) pack.entry(header, bytes ?? '');
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
