@@ -51,6 +51,8 @@ export async function expectFitsPhone(page: Page, baseUrl: string, hashes: reado
   for (const hash of hashes) {
     await page.goto(`${baseUrl}/${hash}`);
     await ready();
+    // What the page asks for next (a search's answer, the explorer's years) is laid out too before it is measured.
+    await page.waitForLoadState('networkidle');
     expect([hash, await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)]).toEqual([hash, true]);
   }
   await page.setViewportSize({ width: 1200, height: 900 });

@@ -240,27 +240,30 @@ export function YearChart({ history, moves }: { history: PositionHistoryDto; mov
       <figcaption class="muted">
         Games by the year played{history.undated > 0 ? ` (${history.undated} without a date left out)` : ''}.
       </figcaption>
-      <table class="visually-hidden year-table">
-        <caption>Games reaching this position by year, and by the move played next</caption>
-        <thead>
-          <tr>
-            <th scope="col">Year</th>
-            {lines.map((line) => (
-              <th scope="col">{line.label}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {years.map((year, row) => (
+      {/* Hidden in a box of its own: a table is as wide as its columns, whatever width it is given, and would widen a phone's page. */}
+      <div class="visually-hidden">
+        <table class="year-table">
+          <caption>Games reaching this position by year, and by the move played next</caption>
+          <thead>
             <tr>
-              <th scope="row">{year}</th>
+              <th scope="col">Year</th>
               {lines.map((line) => (
-                <td>{line.data[row]}</td>
+                <th scope="col">{line.label}</th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {years.map((year, row) => (
+              <tr>
+                <th scope="row">{year}</th>
+                {lines.map((line) => (
+                  <td>{line.data[row]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
