@@ -152,9 +152,8 @@ export class GamesWriteRepository {
       const next = await meanwhile;
       if (next) statement = next;
       if (inserted.length - written >= RUN_GAMES || inserted.length === games.length) {
-        await addToRuns(runs, pending);
+        await finishRuns(runs, pending, query);
         pending = [];
-        for (const run of runs) await run.write(query);
         runs = openRuns(indexes);
         written = inserted.length;
       }
@@ -353,11 +352,15 @@ async function addToRuns(runs: readonly IndexRun[], games: readonly IndexedGame[
   }
 }
 
-/** What the indexes write after the statements, for these stored games, on `query`. */
-async function writeRuns(indexes: readonly GameIndex[], games: readonly IndexedGame[], query: Query): Promise<void> {
-  const runs = openRuns(indexes);
+/** Adds the last stored games to the runs and writes them, on `query`. */
+async function finishRuns(runs: readonly IndexRun[], games: readonly IndexedGame[], query: Query): Promise<void> {
   await addToRuns(runs, games);
   for (const run of runs) await run.write(query);
+}
+
+/** What the indexes write after the statements, for these stored games, on `query`. */
+async function writeRuns(indexes: readonly GameIndex[], games: readonly IndexedGame[], query: Query): Promise<void> {
+  await finishRuns(openRuns(indexes), games, query);
 }
 
 /** A turn of the event loop: what waits on I/O (a statement being sent) goes on meanwhile. */
