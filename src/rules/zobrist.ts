@@ -178,6 +178,7 @@ export class SymmetricKeys {
   readonly hi = new Int32Array(8);
   readonly lo = new Int32Array(8);
 
+  /** `transforms` in ascending order of id, as every list of symmetries here is: on a tie the lowest id is the canonical one. */
   constructor(readonly transforms: readonly Transform[]) {}
 
   /** XORs a value that every transform leaves as it is (the side to move, the board's size) into every key. */
@@ -258,12 +259,19 @@ export class SymmetricKeys {
 
   /** {@link leastTransforms} as a bit mask (bit t: transform t), without making a list. */
   leastMask(): number {
+    // One pass (a replay asks this of every position): the least so far, and every transform reaching it.
     const { hi, lo, transforms } = this;
-    const best = this.canonicalTransform();
-    let mask = 0;
-    for (let i = 0; i < transforms.length; i++) {
+    let best = transforms[0];
+    let mask = 1 << best;
+    for (let i = 1; i < transforms.length; i++) {
       const t = transforms[i];
-      if (hi[t] === hi[best] && lo[t] === lo[best]) mask |= 1 << t;
+      const h = hi[t];
+      const l = lo[t];
+      if (h === hi[best] && l === lo[best]) mask |= 1 << t;
+      else if (below(h, l, hi[best], lo[best])) {
+        best = t;
+        mask = 1 << t;
+      }
     }
     return mask;
   }

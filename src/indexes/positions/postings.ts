@@ -34,6 +34,8 @@ export const MERGE_FANOUT = 8;
 /** A game id takes the low 40 bits of a posting, its bucket (24 bits at most) the others. */
 const GAME_HIGH = 2 ** 8;
 const WORD = 2 ** 32;
+/** Buckets are below this (worked out once: a power in the check of each posting was a call of the runtime each time). */
+const BUCKETS = 2 ** POSTING_BITS;
 /** Which 32-bit word of a 64-bit element holds its high half, on this machine. */
 const HIGH = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 1 : 0;
 const LOW = 1 - HIGH;
@@ -48,7 +50,7 @@ export function wordsOf(postings: Postings): Uint32Array {
 
 /** Sets posting `i` (through {@link wordsOf}) to a game's bucket. */
 export function setPosting(words: Uint32Array, i: number, bucket: number, game: number): void {
-  if (!(game < GAME_HIGH * WORD) || !(bucket < 2 ** POSTING_BITS)) throw new RangeError(`no posting holds bucket ${bucket} of game ${game}`);
+  if (!(game < GAME_HIGH * WORD) || !(bucket < BUCKETS)) throw new RangeError(`no posting holds bucket ${bucket} of game ${game}`);
   words[2 * i + HIGH] = bucket * GAME_HIGH + Math.floor(game / WORD);
   words[2 * i + LOW] = game % WORD;
 }

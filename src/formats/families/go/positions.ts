@@ -88,7 +88,9 @@ export function goLineTrack(size: number, height: number, setup: readonly GoInte
     const move = line[i];
     // Setup inside the line comes before its move, so it belongs to the position the move is played from.
     if (move?.setup) for (const point of move.setup) set(point.x, point.y, STONE[point.cell]);
-    const previous = line[i - 1];
+    // Not read at -1: an index below zero is a property name to the engine, and one such read made
+    // this line's every read a slow one.
+    const previous = i > 0 ? line[i - 1] : undefined;
     const toMove = colourOf(move, previous ? (colourOf(previous, BLACK) === BLACK ? WHITE : BLACK) : BLACK);
     if (hasher) {
       hasher.setToMove(toMove);
