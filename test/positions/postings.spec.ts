@@ -1,5 +1,7 @@
 import { MERGE_FANOUT, POSTING_BITS, bucketOfPosting, decodeRow, encodeRows, gameOfPosting, gamesInRow, mergeSteps, nextMerge, postingsInRow, postingsOf, shiftFor, sortedByBucket, sortedDistinct, tierOf, wordsOf } from '../../src/indexes/positions/postings.js';
+import { GatheredPostings } from '../../src/indexes/positions/postings.js';
 import type { PlannedRun } from '../../src/indexes/positions/postings.js';
+import { OPENING_ENTRIES, gatherLaterBuckets, laterBuckets } from '../../src/indexes/positions/position-rows.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const random = seededRandom;
@@ -38,6 +40,48 @@ describe('postings in memory', () => {
     const shuffled = [...pairs].reverse();
     expect(pairsOf(sortedByBucket(postingsOf(shuffled)))).toEqual(sortedPairs(pairs));
     expect(pairsOf(sortedByBucket(postingsOf([])))).toEqual([]);
+  });
+
+  it("keep a game's bucket once when a write's run gathers it twice, apart (a position met again later in the game)", () => {
+    const next = random(26);
+    const pairs: [number, number][] = [];
+    const gathered = new GatheredPostings();
+    let game = 10;
+    for (let g = 0; g < 2_000; g++) {
+      game += 1 + Math.floor(next() * 30);
+      // Repeats anywhere in the game's list, not next to each other.
+      const buckets = Array.from({ length: Math.floor(next() * 30) }, () => (next() < 0.3 ? Math.floor(next() * 8) : Math.floor(next() * 2 ** 24)));
+      gathered.reserve(buckets.length);
+      for (const bucket of buckets) {
+        gathered.push(game, bucket);
+        pairs.push([bucket, game]);
+      }
+    }
+    expect(pairs.length).toBeGreaterThan(new Set(pairs.map((pair) => `${pair[0]}/${pair[1]}`)).size);
+    expect(pairsOf(sortedByBucket(gathered.all))).toEqual(sortedPairs(pairs));
+  });
+
+  it("gather a game's later positions' buckets as laterBuckets lists them, the openings' left out", () => {
+    const next = random(27);
+    const stride = 11;
+    const gathered = new GatheredPostings();
+    const expected: [number, number][] = [];
+    for (let game = 1; game <= 300; game++) {
+      const count = Math.floor(next() * 60);
+      const entries = new Uint8Array(count * stride);
+      const keys = Array.from({ length: 5 }, () => Array.from({ length: 8 }, () => Math.floor(next() * 256)));
+      // Keys drawn from a few, so positions repeat, some among the openings only.
+      for (let i = 0; i < count; i++) entries.set(keys[Math.floor(next() * keys.length)].concat(Array.from({ length: stride - 8 }, () => Math.floor(next() * 256))), i * stride);
+      const track = { family: 'go' as const, stride, entries };
+      gatherLaterBuckets(gathered, game, track);
+      // The buckets by hand: the top 24 bits of each key past the openings, each once.
+      const byHand = new Set<number>();
+      for (let i = OPENING_ENTRIES; i < count; i++) byHand.add(((entries[i * stride] << 16) | (entries[i * stride + 1] << 8) | entries[i * stride + 2]) >>> 0);
+      expect(new Set(laterBuckets(track))).toEqual(byHand);
+      for (const bucket of byHand) expected.push([bucket, game]);
+    }
+    gatherLaterBuckets(gathered, 301, null);
+    expect(pairsOf(sortedByBucket(gathered.all))).toEqual(sortedPairs(expected));
   });
 
   it('refuse a bucket or a game id out of range', () => {

@@ -1,6 +1,7 @@
 import type { GameAnalysis, PositionTrack } from '../../formats/plugin.js';
 import { winnerOf } from '../../formats/families/outcome.js';
 import { POSTING_BITS } from './postings.js';
+import type { GatheredPostings } from './postings.js';
 
 /**
  * How a game's positions are kept in `game_positions` (migrations/1765000000000-Positions.ts,
@@ -93,6 +94,19 @@ export function laterBuckets(track: PositionTrack | null | undefined, bits: numb
   const buckets = new Set<number>();
   for (let at = Math.min(entries.length / stride, OPENING_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(keyTopAt(entries, at) >>> (32 - bits));
   return [...buckets];
+}
+
+/**
+ * {@link laterBuckets} of a game added straight to a run's postings, a bucket a later position,
+ * repeats and all (the run's sort keeps one of each): no set and no list a game, which were a
+ * tenth of the event loop's work in the import.
+ */
+export function gatherLaterBuckets(gathered: GatheredPostings, game: number, track: PositionTrack | null | undefined): void {
+  if (!track || track.entries.length === 0) return;
+  const { entries, stride } = track;
+  const from = Math.min(entries.length / stride, OPENING_ENTRIES) * stride;
+  gathered.reserve((entries.length - from) / stride);
+  for (let at = from; at < entries.length; at += stride) gathered.push(game, keyTopAt(entries, at) >>> (32 - POSTING_BITS));
 }
 
 /** A game's entries as a statement's parameter (sent as binary), or null when it has none. */

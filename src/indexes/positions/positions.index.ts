@@ -1,7 +1,7 @@
 import { PositionPostingsRepository } from './postings.repository.js';
 import { PostingsCompactor } from './postings-compactor.js';
 import { GatheredPostings } from './postings.js';
-import { OPENING_ENTRIES, POSITION_ROW_FIELDS, laterBuckets, positionEntries, positionRowFields, positionRowsFrom } from './position-rows.js';
+import { OPENING_ENTRIES, POSITION_ROW_FIELDS, gatherLaterBuckets, positionEntries, positionRowFields, positionRowsFrom } from './position-rows.js';
 import type { GameIndex, IndexContext, IndexDefinition } from '../game-index.js';
 
 /** The position index as opened: its statements, and the postings' repository and merges (for the benches and tests). */
@@ -26,7 +26,7 @@ function open({ dataSource, embedded }: IndexContext): PositionsIndex {
       const gathered = new GatheredPostings();
       return {
         add: (games) => {
-          for (const game of games) gathered.add(game.id, laterBuckets(game.reading.positions));
+          for (const game of games) gatherLaterBuckets(gathered, game.id, game.reading.positions);
         },
         write: (query) => postings.writeRun(gathered, query),
       };

@@ -81,13 +81,22 @@ export class GatheredPostings {
 
   /** A game's buckets. */
   add(game: number, buckets: readonly number[]): void {
-    if (this.count + buckets.length > this.postings.length) {
-      const grown = new BigUint64Array(Math.max(2 * this.postings.length, this.count + buckets.length));
-      grown.set(this.postings.subarray(0, this.count));
-      this.postings = grown;
-      this.words = wordsOf(grown);
-    }
+    this.reserve(buckets.length);
     for (let i = 0; i < buckets.length; i++) setPosting(this.words, this.count++, buckets[i], game);
+  }
+
+  /** Room for `more` postings, to be given by {@link push}. */
+  reserve(more: number): void {
+    if (this.count + more <= this.postings.length) return;
+    const grown = new BigUint64Array(Math.max(2 * this.postings.length, this.count + more));
+    grown.set(this.postings.subarray(0, this.count));
+    this.postings = grown;
+    this.words = wordsOf(grown);
+  }
+
+  /** One bucket of a game, in room {@link reserve} made. A game may give a bucket twice: the run's sort keeps it once. */
+  push(game: number, bucket: number): void {
+    setPosting(this.words, this.count++, bucket, game);
   }
 
   /** The postings gathered so far (a view of the buffer: sorting it sorts them in place). */
