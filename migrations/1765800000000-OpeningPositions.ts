@@ -35,12 +35,7 @@ export class OpeningPositions1765800000000 implements MigrationInterface {
     await db.query(`INSERT INTO opening_positions (key, game_id, played, ply, result, turn) ${inIndexOrder(openingRows('game_positions s'))}`);
     await db.query(`CREATE INDEX opening_positions_moves ON opening_positions (key, turn, result, game_id) INCLUDE (played, ply)`);
     await db.query(`ALTER TABLE opening_positions ALTER COLUMN turn SET STATISTICS 0`);
-    await db.query(`
-      CREATE FUNCTION opening_positions_added() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO opening_positions (key, game_id, played, ply, result, turn) ${inIndexOrder(openingRows('new_rows s'))};
-        RETURN NULL;
-      END $$`);
+    await db.query(OPENING_POSITIONS_ADDED_FUNCTION);
     // A row at a time: each of the row's openings is one lookup of the index (a statement's
     // transition table, of unknown size to the planner, could have it scan the whole table).
     await db.query(`
@@ -51,7 +46,7 @@ export class OpeningPositions1765800000000 implements MigrationInterface {
         WHERE o.key = r.key AND o.turn = r.turn AND o.result = r.result AND o.game_id = r.game_id;
         RETURN NULL;
       END $$`);
-    await db.query(`CREATE TRIGGER opening_positions_added AFTER INSERT ON game_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION opening_positions_added()`);
+    await db.query(OPENING_POSITIONS_ADDED_TRIGGER);
     await db.query(`CREATE TRIGGER opening_positions_removed AFTER DELETE ON game_positions FOR EACH ROW EXECUTE FUNCTION opening_positions_removed()`);
     await db.query(`DROP INDEX game_positions_openings`);
   }
@@ -89,3 +84,13 @@ function openingRows(from: string): string {
 function inIndexOrder(rows: string): string {
   return `SELECT * FROM (${rows}) r ORDER BY r.key, r.turn, r.result, r.game_id`;
 }
+
+/** The trigger adding an insert statement's openings (until migration 1767500000000, which gives the work to the writer). */
+export const OPENING_POSITIONS_ADDED_FUNCTION = `
+      CREATE FUNCTION opening_positions_added() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO opening_positions (key, game_id, played, ply, result, turn) ${inIndexOrder(openingRows('new_rows s'))};
+        RETURN NULL;
+      END $$`;
+
+export const OPENING_POSITIONS_ADDED_TRIGGER = `CREATE TRIGGER opening_positions_added AFTER INSERT ON game_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION opening_positions_added()`;

@@ -22,7 +22,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -77,6 +77,14 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
@@ -123,7 +131,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -178,6 +186,14 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
@@ -222,7 +238,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -277,6 +293,14 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
@@ -321,7 +345,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -376,6 +400,14 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
@@ -458,7 +490,7 @@ WITH analysis AS (DELETE FROM game_analyses WHERE game_id = ANY($1::bigint[])), 
        pairs AS (DELETE FROM game_word_pairs WHERE game_id = ANY($1::bigint[])), draughts AS (DELETE FROM game_draughts WHERE game_id = ANY($1::bigint[])), ranks AS (DELETE FROM game_ranks WHERE game_id = ANY($1::bigint[])) SELECT 1;
 
 WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)), analysis AS (
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)), analysis AS (
          INSERT INTO game_analyses (game_id, move_count, result, legal, consistent, problems, details,
                                     board_width, board_height, date_played, event, event_key, rules, ending, margin)
          SELECT m.id, m.move_count, m.result, m.legal, m.consistent, m.problems, m.details,
@@ -482,6 +514,14 @@ WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json)
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
@@ -534,12 +574,20 @@ WITH positions AS (
          ON CONFLICT (game_id) DO UPDATE SET before_run = EXCLUDED.before_run
        ), patterns AS (DELETE FROM game_patterns WHERE game_id = ANY($1::bigint[])) SELECT 1;
 
-WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, position_plies int, position_openings text, position_split int, position_result text, position_played date, pattern_result text, pattern_played date)), positions AS (
+WITH made AS (SELECT $1::bigint AS id, 1 AS i, s.* FROM json_to_record($2::json) AS s(family text, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, pattern_result text, pattern_played date)), positions AS (
          INSERT INTO game_positions (game_id, plies, played, family_id, result, openings, head, tail)
          SELECT m.id, m.position_plies, m.position_played, fa.id, m.position_result, m.position_openings::bigint[], substring(e.entries FROM 1 FOR m.position_split),
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), patterns AS (
          INSERT INTO game_patterns (game_id, family_id, width, height, first, second, changes, result, played, facts)
          SELECT m.id, fa.id, d.w, d.h, substring(e.b FROM 5 FOR d.n), substring(e.b FROM 5 + d.n FOR d.n), substring(e.b FROM 5 + 2 * d.n),

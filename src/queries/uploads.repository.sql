@@ -36,7 +36,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -91,6 +91,14 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence
@@ -155,7 +163,7 @@ WITH src AS (
          FROM json_to_recordset($1::json) AS s(i int, publisher text, version text, header text, body text, header_start int, header_end int, body_start int, body_end int,
   family text, indexed boolean, status_reason text, sha256 text, size int, media_type text, filename text,
                                                upload_id bigint, upload_start int, upload_end int, owner text, move_count int, result text, legal boolean, consistent boolean, problems json, details json,
-  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
+  board_width int, board_height int, date_played date, event text, event_key text, rules text, ending text, margin double precision, players json, position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date, identity_plies int, identity_head text, identity_whole text, identity_transforms int, identity_first_seat int, identity_signature text, identity_ended boolean, pattern_result text, pattern_played date, texts json, texts_joined text, rank_seats smallint[], rating_seats real[], rank_low smallint, rank_high smallint, rating_low real, rating_high real)
          JOIN unnest($2::bytea[]) WITH ORDINALITY AS b(raw, i) ON b.i = s.i
        ), wanted AS (
          SELECT DISTINCT ON (publisher, version) publisher, version, media_type FROM src WHERE publisher IS NOT NULL
@@ -210,6 +218,14 @@ WITH src AS (
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM made m JOIN families fa ON fa.name = m.family JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM made m JOIN unnest(ARRAY[NULL::bytea, NULL::bytea, NULL::bytea]) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        ), identities AS (
          INSERT INTO game_identities (game_id, plies, head, whole, transforms, first_seat, signature, ended, sequence)
          SELECT m.id, m.identity_plies, m.identity_head::bigint, m.identity_whole::bigint, m.identity_transforms, m.identity_first_seat, m.identity_signature, m.identity_ended, e.sequence

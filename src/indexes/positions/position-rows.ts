@@ -57,12 +57,14 @@ export function keyBytes(key: bigint): Buffer {
 export interface PositionRowFields {
   readonly position_plies: number | null;
   readonly position_openings: string | null;
+  /** The ply each of the opening keys is first reached at, in their order. */
+  readonly position_opening_plies: string | null;
   readonly position_split: number | null;
   readonly position_result: string | null;
   readonly position_played: string | null;
 }
 
-export const POSITION_ROW_FIELDS = 'position_plies int, position_openings text, position_split int, position_result text, position_played date';
+export const POSITION_ROW_FIELDS = 'position_plies int, position_openings text, position_opening_plies text, position_split int, position_result text, position_played date';
 
 /** A key (8 bytes at `at`) as PostgreSQL's signed bigint, in decimal. */
 export function signedKeyAt(bytes: Uint8Array, at: number): string {
@@ -71,16 +73,21 @@ export function signedKeyAt(bytes: Uint8Array, at: number): string {
 
 export function positionRowFields(track: PositionTrack | null | undefined, analysis: GameAnalysis | undefined): PositionRowFields {
   if (!track || track.entries.length === 0) {
-    return { position_plies: null, position_openings: null, position_split: null, position_result: null, position_played: null };
+    return { position_plies: null, position_openings: null, position_opening_plies: null, position_split: null, position_result: null, position_played: null };
   }
   const { entries, stride } = track;
   const count = entries.length / stride;
   const split = Math.min(count, headEntries(stride)) * stride;
-  const openings = new Set<string>();
-  for (let at = 0; at < Math.min(count, OPENING_ENTRIES) * stride; at += stride) openings.add(signedKeyAt(entries, at));
+  // Each key of the first positions once, at the first ply it is reached.
+  const openings = new Map<string, number>();
+  for (let ply = 0; ply < Math.min(count, OPENING_ENTRIES); ply++) {
+    const key = signedKeyAt(entries, ply * stride);
+    if (!openings.has(key)) openings.set(key, ply);
+  }
   return {
     position_plies: count - 1,
-    position_openings: `{${[...openings].join(',')}}`,
+    position_openings: `{${[...openings.keys()].join(',')}}`,
+    position_opening_plies: `{${[...openings.values()].join(',')}}`,
     position_split: split,
     position_result: winnerOf(analysis),
     position_played: analysis?.facts.datePlayed ?? null,
@@ -116,8 +123,11 @@ export function positionEntries(track: PositionTrack | null | undefined): Buffer
 }
 
 /**
- * A CTE inserting the `game_positions` rows of the games of CTE `made` (columns `id`, `i`, `family`
- * and {@link POSITION_ROW_FIELDS}), their entries the `i`-th element of the bytea array `entries`.
+ * CTEs inserting the `game_positions` rows of the games of CTE `made` (columns `id`, `i`, `family`
+ * and {@link POSITION_ROW_FIELDS}), their entries the `i`-th element of the bytea array `entries`,
+ * and their `opening_positions` rows (migrations 1765800000000, 1767500000000): a row a distinct
+ * opening key, at its first ply, with the entry's bytes after the key (the transform byte and the
+ * move played next), written in the index's order so each key's rows go in together.
  */
 export function positionRowsFrom(made: string, entries: string): string {
   return `positions AS (
@@ -126,5 +136,13 @@ export function positionRowsFrom(made: string, entries: string): string {
                 nullif(substring(e.entries FROM m.position_split + 1), ''::bytea)
          FROM ${made} m JOIN families fa ON fa.name = m.family JOIN unnest(${entries}) WITH ORDINALITY AS e(entries, i) ON e.i = m.i
          WHERE m.position_plies IS NOT NULL
+       ), position_openings AS (
+         INSERT INTO opening_positions (key, game_id, played, ply, result, turn)
+         SELECT o.key, m.id, m.position_played, o.ply, coalesce(m.position_result, 'unknown') AS result,
+                substring(e.entries FROM o.ply * (octet_length(e.entries) / (m.position_plies + 1)) + 9 FOR octet_length(e.entries) / (m.position_plies + 1) - 8) AS turn
+         FROM ${made} m JOIN unnest(${entries}) WITH ORDINALITY AS e(entries, i) ON e.i = m.i,
+              unnest(m.position_openings::bigint[], m.position_opening_plies::smallint[]) AS o(key, ply)
+         WHERE m.position_plies IS NOT NULL
+         ORDER BY o.key, turn, result, m.id
        )`;
 }

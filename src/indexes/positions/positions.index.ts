@@ -54,7 +54,8 @@ export const POSITIONS_INDEX: IndexDefinition = {
   summary: 'the positions of each main line: GET /positions/{key}/games, the explorer and their counts',
   takes: ['keys'],
   tables: ['game_positions', 'position_counts', 'opening_positions', 'position_runs', 'position_postings', 'position_removals'],
-  // Kept by triggers on game_positions (migrations 1765000000000 and 1765800000000): a statement's rows counted at once.
-  triggers: ['position_counts_added', 'position_counts_removed', 'opening_positions_added', 'opening_positions_removed'],
+  // Kept by triggers on game_positions (migrations 1765000000000 and 1765800000000): a statement's rows counted at
+  // once, a deleted row's openings removed. The openings of the rows written are the writer's (1767500000000).
+  triggers: ['position_counts_added', 'position_counts_removed', 'opening_positions_removed'],
   open,
 };
