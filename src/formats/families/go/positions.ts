@@ -22,6 +22,12 @@ export interface GoLineMove {
   readonly point: { readonly x: number; readonly y: number } | null;
   /** Points set up just before the move; absent when none. */
   readonly setup?: readonly GoInterchangeSetupPoint[];
+  /**
+   * What the rules engine found the move did when the format's reading replayed the line already:
+   * the points it took (`y * size + x`), or null for an illegal move. Given for every move of a line
+   * or for none: given, the track puts the stones down as told instead of playing each move again.
+   */
+  readonly took?: readonly number[] | null;
 }
 
 /** What the track is asked for beside the identity and the board's changes, which are always made. */
@@ -79,6 +85,8 @@ export function goLineTrack(size: number, height: number, setup: readonly GoInte
   // A point's index on the board turned by each transform: images[t * points + index].
   const images = pointImages(size, size, size, 1);
   const points = size * size;
+  // The line as the format's replay played it (every move says what it took), or to be played here.
+  const replayed = line.length > 0 && line.every((move) => move.took !== undefined);
   // The points played, by ply (-1 a pass), for the Dyer signature.
   const plays: number[] = [];
   let index = 0;
@@ -110,14 +118,24 @@ export function goLineTrack(size: number, height: number, setup: readonly GoInte
       continue;
     }
     const stone = toMove;
-    const outcome = position.play(stone, point.x, point.y);
-    if (!outcome.legal) break;
+    let captured: readonly number[];
+    if (replayed) {
+      const took = move.took;
+      if (!took) break;
+      position.setStone(point.x, point.y, stone);
+      for (let c = 0; c < took.length; c++) position.setStone(took[c] % size, Math.floor(took[c] / size), EMPTY);
+      captured = took;
+    } else {
+      const outcome = position.play(stone, point.x, point.y);
+      if (!outcome.legal) break;
+      captured = outcome.captured;
+    }
     index = point.y * size + point.x;
     played = index;
     writer.move(encodePlay, seatOf(stone));
     plays.push(index);
-    hasher?.play(point.x, point.y, stone, outcome.captured);
-    for (let c = 0; c < outcome.captured.length; c++) changed[changes++] = outcome.captured[c];
+    hasher?.play(point.x, point.y, stone, captured);
+    for (let c = 0; c < captured.length; c++) changed[changes++] = captured[c];
   }
   return {
     ...writer.finish(identity ? { signature: dyerSignature(plays, size), endedByRule: plays.length >= 2 && plays[plays.length - 1] < 0 && plays[plays.length - 2] < 0 } : undefined),

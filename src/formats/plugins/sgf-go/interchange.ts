@@ -2,11 +2,13 @@ import { doesNotFit } from '../../../core/errors.js';
 import { BLACK, EMPTY, GoSetupPoint } from '../../../rules/go/index.js';
 import {
   GoColor,
+  GoGameReplay,
   GoInterchangeGame,
   GoInterchangeMove,
   GoInterchangeSetupPoint,
   GoLineMove,
   GoTrackOptions,
+  ReplayedGoMove,
   goLineTrack,
   goResultNotation,
   interchangeMoves,
@@ -89,18 +91,33 @@ export function sgfPositionTrack(game: SgfGoGame, options: GoTrackOptions): Posi
   return goLineTrack(game.width, game.height, rootSetup(game), mainLineOf(game), options);
 }
 
-/** The game's main line as the family's replay takes it (`FormatPlugin.line`), read off the model as {@link sgfPositionTrack} reads it. */
-export function sgfLine(game: SgfGoGame): MainLine {
-  return goLine(game.width, game.height, rootSetup(game), mainLineOf(game));
+/**
+ * The game's main line as the family's replay takes it (`FormatPlugin.line`), read off the model as
+ * {@link sgfPositionTrack} reads it. With the reading's replay of the game, each move says what it
+ * took there, and the family's track does not play the line a second time.
+ */
+export function sgfLine(game: SgfGoGame, replay?: GoGameReplay<SgfGoMove>): MainLine {
+  return goLine(game.width, game.height, rootSetup(game), mainLineOf(game, replay?.mainLine));
 }
 
-/** The moves of the main line (the first child of each node), with the points set up before each. */
-function mainLineOf(game: SgfGoGame): GoLineMove[] {
-  const line: GoLineMove[] = [];
-  for (let move: SgfGoMove | undefined = game.roots[0]; move !== undefined; move = move.children[0]) {
-    line.push({ color: move.color, point: move.point, ...(move.setup ? { setup: move.setup.map(setupPoint) } : {}) });
-  }
-  return line;
+/** What a move took, as the line's moves say it: none shared. */
+const TOOK_NOTHING: readonly number[] = Object.freeze([]);
+
+/**
+ * The moves of the main line (the first child of each node), with the points set up before each;
+ * with `replayed` (the replay's main line, the same nodes in the same order), what each move took.
+ */
+function mainLineOf(game: SgfGoGame, replayed?: readonly ReplayedGoMove<SgfGoMove>[]): GoLineMove[] {
+  const nodes: SgfGoMove[] = [];
+  for (let move: SgfGoMove | undefined = game.roots[0]; move !== undefined; move = move.children[0]) nodes.push(move);
+  const told = replayed !== undefined && replayed.length === nodes.length && replayed.every((done, i) => done.node === nodes[i]);
+  return nodes.map((move, i): GoLineMove => {
+    const setup = move.setup ? move.setup.map(setupPoint) : undefined;
+    if (!told) return setup ? { color: move.color, point: move.point, setup } : { color: move.color, point: move.point };
+    const done = replayed[i];
+    const took = done.illegal !== null ? null : done.captured.length === 0 ? TOOK_NOTHING : done.captured.map((p) => p.y * game.width + p.x);
+    return setup ? { color: move.color, point: move.point, setup, took } : { color: move.color, point: move.point, took };
+  });
 }
 
 /** The root's setup stones, black then white. */

@@ -1,11 +1,11 @@
 import { FormatError } from '../../../core/errors.js';
 import { replayGoGame } from '../../families/go/index.js';
-import type { GoInterchangeGame } from '../../families/go/index.js';
+import type { GoGameReplay, GoInterchangeGame } from '../../families/go/index.js';
 import type { FormatDescriptor, FormatPlugin, GameRecord, GameSlice, InterchangeGame, MainLine, ReadOptions, RegeneratedFile, UploadedFile } from '../../plugin.js';
 import { SgfCollection, findProperty, parseSgf, peekRoot, splitSgf } from '../../syntaxes/sgf/index.js';
 import { analyseSgfGo } from './analysis.js';
 import { buildGame, unreplayable } from './model.js';
-import type { SgfGoGame } from './model.js';
+import type { SgfGoGame, SgfGoMove } from './model.js';
 import { sgfFromInterchange, sgfLine, sgfToInterchange } from './interchange.js';
 import { writeSgfGo } from './regenerate.js';
 
@@ -21,8 +21,11 @@ export const SGF_GO_FORMAT: FormatDescriptor = {
 };
 
 
-/** The model `read` built, by the bytes it read, for `line` (the archive asks for both with the same bytes): the file is not parsed twice. */
-const lines = new WeakMap<Uint8Array, SgfGoGame>();
+/**
+ * The model `read` built and its replay, by the bytes it read, for `line` (the archive asks for both
+ * with the same bytes): the file is not parsed twice, nor its main line played twice.
+ */
+const lines = new WeakMap<Uint8Array, { readonly game: SgfGoGame; readonly replay: GoGameReplay<SgfGoMove> }>();
 
 /** Text before the first game tree that detection still looks past (notes ahead of a game). */
 const MAX_PREAMBLE = 64 * 1024;
@@ -87,21 +90,19 @@ export const sgfGoPlugin: FormatPlugin = {
     const replay = replayGoGame(game.width, game.roots, game.initial ?? undefined);
     const analysis = analyseSgfGo(collection, game, replay, options.withReplay !== false);
     // The main line from the model already built, should the archive ask for it (line), instead of reading the file again.
-    lines.set(file.bytes, game);
+    lines.set(file.bytes, { game, replay });
     return { ...columns, family: 'go', analysis };
   },
 
   /** The main line of the game `read` has just read (else read again): its first tree's. */
   async line(file: UploadedFile, options: ReadOptions): Promise<MainLine | null> {
-    let game = lines.get(file.bytes);
+    const read = lines.get(file.bytes);
     lines.delete(file.bytes);
-    if (game === undefined) {
-      const collection = readCollection(file, options);
-      const tree = collection.trees[0];
-      if (unreplayable(tree) !== null) return null;
-      game = buildGame(collection, tree, options.limits);
-    }
-    return sgfLine(game);
+    if (read !== undefined) return sgfLine(read.game, read.replay);
+    const collection = readCollection(file, options);
+    const tree = collection.trees[0];
+    if (unreplayable(tree) !== null) return null;
+    return sgfLine(buildGame(collection, tree, options.limits));
   },
 
   async regenerate(file: UploadedFile, options: ReadOptions): Promise<RegeneratedFile> {

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_LIMITS } from '../../../../src/core/limits.js';
 import { goPositionTrack } from '../../../../src/formats/families/go/positions.js';
-import { sgfPositionTrack, sgfToInterchange } from '../../../../src/formats/plugins/sgf-go/interchange.js';
+import { replayGoGame } from '../../../../src/formats/families/go/replay.js';
+import { trackOfLine } from '../../../../src/formats/families/lines.js';
+import { REPLAY_PARTS } from '../../../../src/formats/plugin.js';
+import { sgfLine, sgfPositionTrack, sgfToInterchange } from '../../../../src/formats/plugins/sgf-go/interchange.js';
 import { buildGame, unreplayable } from '../../../../src/formats/plugins/sgf-go/model.js';
+import type { SgfGoGame } from '../../../../src/formats/plugins/sgf-go/model.js';
 import { parseSgf } from '../../../../src/formats/syntaxes/sgf/index.js';
 import { filesUnder } from '../../../support/files.js';
 
@@ -51,4 +55,38 @@ it('without keys, makes the same identity and board changes, and entries holding
     compared++;
   }
   expect(compared).toBeGreaterThan(50);
+});
+
+/** The track of the main line the plugin hands over, told what the reading's replay found each move took, or not told. */
+function lineTracks(game: SgfGoGame) {
+  const replay = replayGoGame(game.width, game.roots, game.initial ?? undefined);
+  const parts = new Set(REPLAY_PARTS);
+  return { told: trackOfLine(sgfLine(game, replay), parts), played: trackOfLine(sgfLine(game), parts), replay };
+}
+
+it("makes the same track from the reading's replay as by playing the line again, over every GNU Go game", () => {
+  let compared = 0;
+  for (const { path, game } of models()) {
+    const { told, played } = lineTracks(game);
+    // The line played again is checked above against the interchange game's track.
+    expect({ path, told }).toEqual({ path, told: played });
+    if (played) compared++;
+  }
+  expect(compared).toBeGreaterThan(50);
+});
+
+it("stops where the reading's replay found a move illegal, after a capture and setup inside the line, as playing it does", () => {
+  // On 5x5, by hand: B b1, W a1, then B a2 takes a1 (no liberty left); W c1, B d1; then a node sets up
+  // a white stone on e5 and plays W a1, between two black stones with no liberty and nothing to take:
+  // suicide, where the line's positions end.
+  const sgf = '(;GM[1]FF[4]SZ[5];B[ba];W[aa];B[ab];W[ca];B[da];AW[ee]W[aa];B[cc];W[dd])';
+  const collection = parseSgf(Buffer.from(sgf), DEFAULT_LIMITS);
+  const game = buildGame(collection, collection.trees[0], DEFAULT_LIMITS);
+  const { told, played, replay } = lineTracks(game);
+  // The replay: the third move took a1 (index 0), the sixth (white a1) is suicide.
+  expect(replay.mainLine.map((move) => move.illegal)).toEqual([null, null, null, null, null, 'suicide', null, null]);
+  expect(replay.mainLine[2].captured).toEqual([{ x: 0, y: 0 }]);
+  expect(told).toEqual(played);
+  // The positions: the start and after each of the five legal moves before the illegal one.
+  expect(told!.entries.length / told!.stride).toBe(6);
 });
