@@ -272,6 +272,7 @@ export const SQL_EXAMPLES: ReadonlyMap<RepositoryClass, Readonly<Record<string, 
     claim: [{ params: [IMPORTS_NODE, 20_000] }],
     heartbeat: [{ params: [EXAMPLE.import, IMPORTS_NODE] }],
     beginAttempt: [{ params: [EXAMPLE.import, IMPORTS_NODE, 0] }],
+    giveBackAttempt: [{ params: [EXAMPLE.import, IMPORTS_NODE, 0] }],
     nextPosition: [{ params: [EXAMPLE.import] }],
     record: [
       {

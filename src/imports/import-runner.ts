@@ -239,14 +239,22 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       }
       await flush();
     } catch (error) {
-      if (!(error instanceof ProblemException)) throw error;
-      // The archive is at fault (a bomb, a broken stream): what was read before it is still written.
-      await flush();
-      await this.finish(job, 'failed', makeProblem(error.getStatus(), error.code, error.message));
-      return;
+      // A step failed as the node stops: the run stops there, as below.
+      if (!(error instanceof ImportStopped)) {
+        if (!(error instanceof ProblemException)) throw error;
+        // The archive is at fault (a bomb, a broken stream): what was read before it is still written.
+        await flush();
+        await this.finish(job, 'failed', makeProblem(error.getStatus(), error.code, error.message));
+        return;
+      }
     }
     if (lease.lost) throw new ImportLeaseLost(job.id);
-    if (this.stopping) return;
+    if (this.stopping) {
+      // Stopped on purpose, not failed: a restart does not count towards IMPORT_ATTEMPTS (a run
+      // that got past its first entry starts the count again anyway).
+      await this.imports.giveBackAttempt(job.id, this.node, from);
+      return;
+    }
     await this.finish(job, 'done');
   }
 
@@ -350,13 +358,22 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
           continue;
         }
         if (problem && problem.status < 500) return { record: { ...baseOf(entry), outcome: 'refused', problem } };
-        if (tries >= SERVER_FAILURE_TRIES || this.stopping) {
+        // Stopping: a failure now (the analysis threads ending, say) is no verdict on the file, which the next start reads again.
+        if (this.stopping) throw new ImportStopped(importId, entry);
+        if (tries >= SERVER_FAILURE_TRIES) {
           this.logger.error(`import ${importId}: ${entry.path} failed: ${(error as Error).stack ?? String(error)}`);
           return { record: { ...baseOf(entry), outcome: 'refused', problem: problem ?? makeProblem(500, 'internal', 'the server failed to store this file; it has been logged') } };
         }
         await sleep(SERVER_FAILURE_WAIT_MS);
       }
     }
+  }
+}
+
+/** A file's step that failed while the node stops: neither tried again nor refused, the file is left for the next start. */
+class ImportStopped extends Error {
+  constructor(importId: number, entry: ImportEntry) {
+    super(`import ${importId}: ${entry.path} is left for the next start (the node is stopping)`);
   }
 }
 

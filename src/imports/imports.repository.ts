@@ -193,6 +193,18 @@ export class ImportsRepository {
     return rows.length > 0 ? rows[0].attempts : 0;
   }
 
+  /**
+   * A run of `owner`'s begun at entry `from` was stopped on purpose (the node shut down: a restart, a
+   * deploy) before it got past the entry: it is no run that failed, and is not counted among them.
+   */
+  @GenerateSql()
+  async giveBackAttempt(importId: number, owner: string, from: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE imports SET attempts = attempts - 1 WHERE id = $1 AND owner = $2 AND state = 'running' AND attempted_from = $3 AND attempts > 0`,
+      [importId, owner, from],
+    );
+  }
+
   /** Where a (resumed) import goes on: the position after its last finished entry (entries finish in order). */
   @GenerateSql()
   async nextPosition(importId: number): Promise<number> {

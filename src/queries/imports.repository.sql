@@ -39,6 +39,9 @@ WITH begun AS (
          WHERE id = $1 AND owner = $2 AND state = 'running' RETURNING attempts
        ) SELECT attempts FROM begun;
 
+-- ImportsRepository.giveBackAttempt
+UPDATE imports SET attempts = attempts - 1 WHERE id = $1 AND owner = $2 AND state = 'running' AND attempted_from = $3 AND attempts > 0;
+
 -- ImportsRepository.nextPosition
 SELECT coalesce(max(position) + 1, 0)::int AS next FROM import_entries WHERE import_id = $1;
 
