@@ -25,7 +25,10 @@ function largeBoard(): string {
 /**
  * How long the event loop was busy (not waiting for I/O or timers) while `work` ran, by Node's own
  * event-loop utilisation: what runs on another thread does not count, and neither does time this
- * process spent descheduled while it waited, so a loaded machine does not blur the two cases apart.
+ * process spent descheduled while it waited. Time it spent descheduled while it had work (a result
+ * to take) does count: on a loaded machine the little the loop does for the pool's answers can
+ * stretch to hundreds of milliseconds (seen once in CI's run of every suite), hence the best of a
+ * few rounds below.
  */
 async function loopBusyMs(work: () => Promise<unknown>): Promise<number> {
   const before = performance.eventLoopUtilization();
@@ -55,7 +58,9 @@ describe('PNG board pictures on the analysis threads', () => {
     const count = 6;
     await pool.png(svg); // a warm thread, as a running archive has
     const onLoop = await loopBusyMs(() => Promise.all(Array.from({ length: count }, () => svgToPng(svg))));
-    const onPool = await loopBusyMs(() => Promise.all(Array.from({ length: count }, () => pool.png(svg))));
-    expect(onPool).toBeLessThan(onLoop / 4);
+    // The best of three rounds: load from outside only ever adds to the loop's busy time.
+    const rounds: number[] = [];
+    for (let round = 0; round < 3; round++) rounds.push(await loopBusyMs(() => Promise.all(Array.from({ length: count }, () => pool.png(svg)))));
+    expect(Math.min(...rounds)).toBeLessThan(onLoop / 4);
   });
 });
