@@ -239,14 +239,14 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       }
       await flush();
     } catch (error) {
-      // A step failed as the node stops: the run stops there, as below.
-      if (!(error instanceof ImportStopped)) {
-        if (!(error instanceof ProblemException)) throw error;
+      if (error instanceof ProblemException) {
         // The archive is at fault (a bomb, a broken stream): what was read before it is still written.
         await flush();
         await this.finish(job, 'failed', makeProblem(error.getStatus(), error.code, error.message));
         return;
       }
+      // A step failed as the node stops: the run stops there, as below.
+      if (!(error instanceof ImportStopped)) throw error;
     }
     if (lease.lost) throw new ImportLeaseLost(job.id);
     if (this.stopping) {

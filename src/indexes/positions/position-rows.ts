@@ -99,8 +99,13 @@ export function laterBuckets(track: PositionTrack | null | undefined, bits: numb
   if (!track || track.entries.length === 0) return [];
   const { entries, stride } = track;
   const buckets = new Set<number>();
-  for (let at = Math.min(entries.length / stride, OPENING_ENTRIES) * stride; at < entries.length; at += stride) buckets.add(keyTopAt(entries, at) >>> (32 - bits));
+  for (let at = laterFrom(track); at < entries.length; at += stride) buckets.add(keyTopAt(entries, at) >>> (32 - bits));
   return [...buckets];
+}
+
+/** Where a track's later positions (past the openings) begin in its entries. */
+function laterFrom({ entries, stride }: PositionTrack): number {
+  return Math.min(entries.length / stride, OPENING_ENTRIES) * stride;
 }
 
 /**
@@ -111,7 +116,7 @@ export function laterBuckets(track: PositionTrack | null | undefined, bits: numb
 export function gatherLaterBuckets(gathered: GatheredPostings, game: number, track: PositionTrack | null | undefined): void {
   if (!track || track.entries.length === 0) return;
   const { entries, stride } = track;
-  const from = Math.min(entries.length / stride, OPENING_ENTRIES) * stride;
+  const from = laterFrom(track);
   gathered.reserve((entries.length - from) / stride);
   for (let at = from; at < entries.length; at += stride) gathered.push(game, keyTopAt(entries, at) >>> (32 - POSTING_BITS));
 }

@@ -111,13 +111,18 @@ function mainLineOf(game: SgfGoGame, replayed?: readonly ReplayedGoMove<SgfGoMov
   const nodes: SgfGoMove[] = [];
   for (let move: SgfGoMove | undefined = game.roots[0]; move !== undefined; move = move.children[0]) nodes.push(move);
   const told = replayed !== undefined && replayed.length === nodes.length && replayed.every((done, i) => done.node === nodes[i]);
-  return nodes.map((move, i): GoLineMove => {
-    const setup = move.setup ? move.setup.map(setupPoint) : undefined;
-    if (!told) return setup ? { color: move.color, point: move.point, setup } : { color: move.color, point: move.point };
-    const done = replayed[i];
-    const took = done.illegal !== null ? null : done.captured.length === 0 ? TOOK_NOTHING : done.captured.map((p) => p.y * game.width + p.x);
-    return setup ? { color: move.color, point: move.point, setup, took } : { color: move.color, point: move.point, took };
-  });
+  return nodes.map((move, i): GoLineMove => ({
+    color: move.color,
+    point: move.point,
+    ...(move.setup ? { setup: move.setup.map(setupPoint) } : {}),
+    ...(told ? { took: tookBy(replayed[i], game.width) } : {}),
+  }));
+}
+
+/** What a replayed move took, as a line's move says it (`y * size + x`), or null when it was illegal. */
+function tookBy(done: ReplayedGoMove<SgfGoMove>, size: number): readonly number[] | null {
+  if (done.illegal !== null) return null;
+  return done.captured.length === 0 ? TOOK_NOTHING : done.captured.map((p) => p.y * size + p.x);
 }
 
 /** The root's setup stones, black then white. */
